@@ -1,0 +1,39 @@
+# Project-private build settings for sinter's own tests, examples and
+# benchmarks. Nothing here is attached to the sinter::sinter INTERFACE target,
+# so none of it reaches users.
+include_guard(GLOBAL)
+
+option(SINTER_WERROR "Turn warnings into errors on sinter's own targets" ON)
+set(SINTER_SANITIZE "" CACHE STRING
+    "Sanitizers for sinter's own targets, e.g. address,undefined (empty: none)")
+
+# sinter_set_warnings(<target>): the project warning set, PRIVATE.
+function(sinter_set_warnings tgt)
+  if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
+    target_compile_options(${tgt} PRIVATE
+      -Wall -Wextra -Wpedantic -Wconversion -Wshadow
+      $<$<BOOL:${SINTER_WERROR}>:-Werror>)
+  elseif(MSVC)
+    target_compile_options(${tgt} PRIVATE /W4 /permissive- $<$<BOOL:${SINTER_WERROR}>:/WX>)
+  endif()
+endfunction()
+
+# sinter_set_sanitizers(<target>): SINTER_SANITIZE, PRIVATE, compile and link.
+function(sinter_set_sanitizers tgt)
+  if(SINTER_SANITIZE)
+    if(NOT CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
+      message(FATAL_ERROR "SINTER_SANITIZE is supported with GCC and Clang only")
+    endif()
+    set(_flags -fsanitize=${SINTER_SANITIZE} -fno-omit-frame-pointer -fno-sanitize-recover=all)
+    target_compile_options(${tgt} PRIVATE ${_flags})
+    target_link_options(${tgt} PRIVATE ${_flags})
+  endif()
+endfunction()
+
+# sinter_set_native(<target> <bool>): -march=native when <bool> is true; never
+# by default, so CI binaries and test results do not depend on the machine.
+function(sinter_set_native tgt enable)
+  if(enable AND CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
+    target_compile_options(${tgt} PRIVATE -march=native)
+  endif()
+endfunction()

@@ -1,0 +1,42 @@
+#pragma once
+/// \file config.hpp
+/// Version, the host/device function marker and feature tests. Every macro
+/// starts with SINTER_; none of them changes a type.
+
+#define SINTER_VERSION_MAJOR 0
+#define SINTER_VERSION_MINOR 1
+#define SINTER_VERSION_PATCH 0
+
+/// SINTER_HD marks a function callable on the host and, under nvcc, on the device.
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#define SINTER_HD __host__ __device__
+#define SINTER_HAS_CUDA() 1
+#else
+#define SINTER_HD
+#define SINTER_HAS_CUDA() 0
+#endif
+
+/// SINTER_DEVICE_CODE() is 1 while nvcc compiles the device side of a translation unit.
+#if defined(__CUDA_ARCH__)
+#define SINTER_DEVICE_CODE() 1
+#else
+#define SINTER_DEVICE_CODE() 0
+#endif
+
+/// SINTER_FORCEINLINE forces inlining into the fused loop, so that the
+/// compiler sees the whole expression and can vectorise it.
+#if defined(_MSC_VER) && !defined(__clang__)
+#define SINTER_FORCEINLINE __forceinline
+#else
+#define SINTER_FORCEINLINE inline __attribute__((always_inline))
+#endif
+
+namespace sinter {
+/// The library version, as {major, minor, patch}.
+struct version_info {
+  int major, minor, patch;
+};
+/// The version of these headers: `sinter::version.major`.
+inline constexpr version_info version{SINTER_VERSION_MAJOR, SINTER_VERSION_MINOR,
+                                      SINTER_VERSION_PATCH};
+}  // namespace sinter

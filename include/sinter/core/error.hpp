@@ -1,0 +1,39 @@
+#pragma once
+/// \file error.hpp
+/// The exceptions sinter throws. All derive from sinter::error, itself a
+/// std::runtime_error, so `catch (const std::exception&)` sees them too.
+#include <stdexcept>
+#include <string>
+
+namespace sinter {
+
+/// Base of every sinter exception.
+struct error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// Shapes that do not broadcast, or a view that does not fit its array.
+/// Example: `a + b` with shapes (3) and (4) throws "add: shapes (3) and (4) do not broadcast".
+struct shape_error : error {
+  using error::error;
+};
+
+/// A value outside what an operation accepts (an index out of range, a slice
+/// step of 0, a scalar that does not fit the array's element type).
+struct value_error : error {
+  using error::error;
+};
+
+/// A device that was asked for and does not answer.
+struct device_error : error {
+  using error::error;
+};
+
+}  // namespace sinter
+
+namespace sinter {
+/// An index outside its axis: "index 5 is out of bounds for axis 0 with size 3".
+struct index_error : value_error {
+  using value_error::value_error;
+};
+}  // namespace sinter

@@ -1,0 +1,153 @@
+#pragma once
+/// \file leaf.hpp
+/// Leaf nodes of an expression: strided memory (a view), a generator (a value
+/// computed from its position, as arange, linspace and random numbers are), and
+/// a scalar. Each is a small trivially copyable value.
+///
+/// Evaluation works in two steps. `bind(out_shape)` restrides a leaf for the
+/// output's shape (broadcast dimensions get stride 0). Then a *cursor* walks
+/// it: `linear()` when the leaf is contiguous in the output's row-major order
+/// (unit stride, known at compile time, so loops vectorise), `row(idx)` for one
+/// innermost row of a strided or broadcast traversal.
+#include <cstddef>
+#include <string>
+#include <type_traits>
+
+#include "dtype.hpp"
+#include "shape.hpp"
+
+namespace sinter::detail {
+
+/// Offset of multi-index `idx` (of the first R-1 dimensions) under `strides`.
+template <std::size_t R>
+SINTER_HD SINTER_FORCEINLINE index_t row_offset(const extents<R>& idx, const extents<R>& strides) {
+  index_t off = 0;
+  for (std::size_t d = 0; d + 1 < R; ++d) off += idx[d] * strides[d];
+  return off;
+}
+
+/// Whether strides are row-major for shape, ignoring dimensions of extent 1.
+template <std::size_t R>
+SINTER_HD constexpr bool is_row_major(const extents<R>& shape, const extents<R>& strides) {
+  index_t expect = 1;
+  for (std::size_t d = R; d-- > 0;) {
+    if (shape[d] != 1 && strides[d] != expect) return false;
+    expect *= shape[d];
+  }
+  return true;
+}
+
+/// Cursor over contiguous memory: element i is p[i].
+template <class T>
+struct unit_cursor {
+  T* p;
+  SINTER_HD SINTER_FORCEINLINE std::remove_const_t<T> load(index_t i) const { return p[i]; }
+};
+
+/// Cursor over one strided row: element j is p[j * s].
+template <class T>
+struct stride_cursor {
+  T* p;
+  index_t s;
+  SINTER_HD SINTER_FORCEINLINE std::remove_const_t<T> load(index_t j) const { return p[j * s]; }
+};
+
+/// A strided view of memory as an expression leaf. T may be const.
+template <class T, std::size_t R>
+struct memory_leaf {
+  using value_type = std::remove_const_t<T>;
+  static constexpr std::size_t rank = R;
+  T* ptr;
+  extents<R> shape;
+  extents<R> strides;
+
+  template <std::size_t RO>
+  SINTER_HD memory_leaf<T, RO> bind(const extents<RO>& out) const {
+    return {ptr, out, broadcast_strides(shape, strides, out)};
+  }
+  SINTER_HD bool unit() const { return is_row_major(shape, strides); }
+  SINTER_HD unit_cursor<T> linear() const { return {ptr}; }
+  SINTER_HD stride_cursor<T> row(const extents<R>& idx) const {
+    if constexpr (R == 0) return {ptr, 0};
+    else return {ptr + row_offset(idx, strides), strides[R - 1]};
+  }
+};
+
+/// Cursor over a generator at consecutive positions.
+template <class G>
+struct gen_unit_cursor {
+  G gen;
+  index_t base;
+  SINTER_HD SINTER_FORCEINLINE typename G::value_type load(index_t i) const {
+    return gen(base + i);
+  }
+};
+
+/// Cursor over a generator along a strided row.
+template <class G>
+struct gen_stride_cursor {
+  G gen;
+  index_t base;
+  index_t s;
+  SINTER_HD SINTER_FORCEINLINE typename G::value_type load(index_t j) const {
+    return gen(base + j * s);
+  }
+};
+
+/// A generator as an expression leaf: the value at a position is `gen(offset)`,
+/// with offset = base + sum(idx * strides). Views (slices, reshape, transpose)
+/// apply to generators exactly as to memory, so `arange(10)(slice(2, 8))` works.
+template <class G, std::size_t R>
+struct gen_leaf {
+  using value_type = typename G::value_type;
+  static constexpr std::size_t rank = R;
+  G gen;
+  index_t base;
+  extents<R> shape;
+  extents<R> strides;
+
+  template <std::size_t RO>
+  SINTER_HD gen_leaf<G, RO> bind(const extents<RO>& out) const {
+    return {gen, base, out, broadcast_strides(shape, strides, out)};
+  }
+  SINTER_HD bool unit() const { return is_row_major(shape, strides); }
+  SINTER_HD gen_unit_cursor<G> linear() const { return {gen, base}; }
+  SINTER_HD gen_stride_cursor<G> row(const extents<R>& idx) const {
+    if constexpr (R == 0) return {gen, base, 0};
+    else return {gen, base + row_offset(idx, strides), strides[R - 1]};
+  }
+};
+
+/// A scalar as an expression leaf (rank 0, broadcasts to anything).
+template <class T>
+struct scalar_leaf {
+  using value_type = T;
+  static constexpr std::size_t rank = 0;
+  T value;
+  extents<0> shape{};
+
+  template <std::size_t RO>
+  SINTER_HD scalar_leaf bind(const extents<RO>&) const { return *this; }
+  SINTER_HD bool unit() const { return true; }
+  SINTER_HD scalar_leaf linear() const { return *this; }
+  template <std::size_t RO>
+  SINTER_HD scalar_leaf row(const extents<RO>&) const { return *this; }
+  SINTER_HD SINTER_FORCEINLINE T load(index_t) const { return value; }
+};
+
+template <class T> struct is_memory_leaf : std::false_type {};
+template <class T, std::size_t R> struct is_memory_leaf<memory_leaf<T, R>> : std::true_type {};
+
+/// "f32[3, 4]": how a leaf appears in a trace line.
+template <class T, std::size_t R>
+std::string leaf_label(const extents<R>& s) {
+  std::string out = dtype_name<std::remove_const_t<T>>();
+  out += "[";
+  for (std::size_t d = 0; d < R; ++d) {
+    if (d) out += ",";
+    out += std::to_string(s[d]);
+  }
+  return out + "]";
+}
+
+}  // namespace sinter::detail

@@ -1,0 +1,89 @@
+#pragma once
+/// \file map_node.hpp
+/// The one interior node of an expression tree: apply a stateless functor to
+/// the values of its children at the same position. Every operator and free
+/// function (`a + b`, `exp(x)`, `where(c, x, y)`, `map(f, ...)`) builds one.
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+
+#include "leaf.hpp"
+#include "pack.hpp"
+
+namespace sinter::detail {
+
+template <std::size_t... R>
+inline constexpr std::size_t max_rank_v = [] {
+  std::size_t m = 0;
+  ((m = R > m ? R : m), ...);
+  return m;
+}();
+
+/// Cursor of a map node: loads its children's cursors and applies f.
+template <class F, class... C>
+struct map_cursor {
+  F f;
+  pack<C...> c;
+
+  template <std::size_t... I>
+  SINTER_HD SINTER_FORCEINLINE auto load_impl(index_t i, std::index_sequence<I...>) const {
+    return f(get<I>(c).load(i)...);
+  }
+  SINTER_HD SINTER_FORCEINLINE auto load(index_t i) const {
+    return load_impl(i, std::index_sequence_for<C...>{});
+  }
+};
+
+/// map_node<F, A...>: value = f(a(idx)...), shape = broadcast of the children's.
+template <class F, class... A>
+struct map_node {
+  using value_type = std::remove_cvref_t<decltype(std::declval<const F&>()(
+      std::declval<typename A::value_type>()...))>;
+  static constexpr std::size_t rank = max_rank_v<A::rank...>;
+  F f;
+  pack<A...> args;
+  extents<rank> shape;
+
+  template <std::size_t RO, std::size_t... I>
+  SINTER_HD auto bind_impl(const extents<RO>& out, std::index_sequence<I...>) const {
+    using bound = map_node<F, decltype(get<I>(args).bind(out))...>;
+    return bound{f, make_pack(get<I>(args).bind(out)...), out};
+  }
+  template <std::size_t RO>
+  SINTER_HD auto bind(const extents<RO>& out) const {
+    return bind_impl(out, std::index_sequence_for<A...>{});
+  }
+
+  template <std::size_t... I>
+  SINTER_HD bool unit_impl(std::index_sequence<I...>) const {
+    return (true && ... && get<I>(args).unit());
+  }
+  SINTER_HD bool unit() const { return unit_impl(std::index_sequence_for<A...>{}); }
+
+  template <std::size_t... I>
+  SINTER_HD auto linear_impl(std::index_sequence<I...>) const {
+    return map_cursor<F, decltype(get<I>(args).linear())...>{f, make_pack(get<I>(args).linear()...)};
+  }
+  SINTER_HD auto linear() const { return linear_impl(std::index_sequence_for<A...>{}); }
+
+  template <std::size_t RO, std::size_t... I>
+  SINTER_HD auto row_impl(const extents<RO>& idx, std::index_sequence<I...>) const {
+    return map_cursor<F, decltype(get<I>(args).row(idx))...>{f, make_pack(get<I>(args).row(idx)...)};
+  }
+  template <std::size_t RO>
+  SINTER_HD auto row(const extents<RO>& idx) const {
+    return row_impl(idx, std::index_sequence_for<A...>{});
+  }
+};
+
+/// Visit every leaf of a node (memory, generator, scalar), depth first.
+template <class Node, class V>
+void for_each_leaf(const Node& n, V&& v) {
+  if constexpr (requires { n.args; }) {
+    for_each(n.args, [&](const auto& child) { for_each_leaf(child, v); });
+  } else {
+    v(n);
+  }
+}
+
+}  // namespace sinter::detail

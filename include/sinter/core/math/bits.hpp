@@ -1,0 +1,136 @@
+#pragma once
+/// \file bits.hpp
+/// Bit-level helpers for the branch-free maths in core/math: every function
+/// here compiles to a few instructions with no branch and no call, so a loop
+/// that uses them stays vectorisable.
+#include <cstdint>
+#include <cstring>
+
+#include "../../config.hpp"
+
+namespace sinter::detail::math {
+
+/// The integer type of the same width as a float type.
+template <class F> struct int_of;
+template <> struct int_of<float> { using type = std::int32_t; using utype = std::uint32_t; };
+template <> struct int_of<double> { using type = std::int64_t; using utype = std::uint64_t; };
+template <class F> using int_of_t = typename int_of<F>::type;
+template <class F> using uint_of_t = typename int_of<F>::utype;
+
+/// The bits of a float as an unsigned integer (std::bit_cast, usable on the device).
+template <class F>
+SINTER_HD SINTER_FORCEINLINE uint_of_t<F> to_bits(F x) {
+  uint_of_t<F> u;
+  std::memcpy(&u, &x, sizeof u);
+  return u;
+}
+
+/// The float whose bits are `u`.
+template <class F>
+SINTER_HD SINTER_FORCEINLINE F from_bits(uint_of_t<F> u) {
+  F x;
+  std::memcpy(&x, &u, sizeof x);
+  return x;
+}
+
+/// Branch-free select: `c ? a : b`, written so compilers emit a blend.
+template <class T>
+SINTER_HD SINTER_FORCEINLINE T select(bool c, T a, T b) {
+  return c ? a : b;
+}
+
+/// select() for float: a bitwise blend under a mask. GCC (12) will not
+/// if-convert `c ? a : b` when c is a floating comparison and
+/// -ftrapping-math is on (the default), which blocks vectorisation; the
+/// mask form vectorises at SSE2.
+SINTER_HD SINTER_FORCEINLINE float select(bool c, float a, float b) {
+  const std::uint32_t m = 0u - static_cast<std::uint32_t>(c);
+  return from_bits<float>((to_bits(a) & m) | (to_bits(b) & ~m));
+}
+
+/// select() for double, as for float.
+SINTER_HD SINTER_FORCEINLINE double select(bool c, double a, double b) {
+  const std::uint64_t m = 0ull - static_cast<std::uint64_t>(c);
+  return from_bits<double>((to_bits(a) & m) | (to_bits(b) & ~m));
+}
+
+// ---- added for exp_log.hpp / sqrt_round.hpp / pow_erf.hpp (branch-free helpers) ----
+
+/// Layout constants of a binary floating-point type: `fp_traits<double>::mant_bits == 52`.
+template <class F> struct fp_traits;
+template <> struct fp_traits<float> {
+  static constexpr int mant_bits = 23;
+  static constexpr int bias = 127;
+  static constexpr float two_mant = 0x1p23f;        // 2^mant_bits: above it every float is an integer
+  static constexpr float round_magic = 0x1.8p23f;   // 1.5 * 2^mant_bits
+  static constexpr std::uint32_t sign_mask = 0x80000000u;
+  static constexpr std::uint32_t exp_mask = 0x7f800000u;
+  static constexpr std::uint32_t mant_mask = 0x007fffffu;
+};
+template <> struct fp_traits<double> {
+  static constexpr int mant_bits = 52;
+  static constexpr int bias = 1023;
+  static constexpr double two_mant = 0x1p52;
+  static constexpr double round_magic = 0x1.8p52;
+  static constexpr std::uint64_t sign_mask = 0x8000000000000000ull;
+  static constexpr std::uint64_t exp_mask = 0x7ff0000000000000ull;
+  static constexpr std::uint64_t mant_mask = 0x000fffffffffffffull;
+};
+
+/// |x| by clearing the sign bit (a plain AND, vectorises everywhere): `fabs_bits(-2.0) == 2.0`.
+template <class F>
+SINTER_HD SINTER_FORCEINLINE F fabs_bits(F x) {
+  return from_bits<F>(to_bits(x) & ~fp_traits<F>::sign_mask);
+}
+
+/// |x| with the sign of `s`: `copysign_bits(2.0, -0.0) == -2.0`.
+template <class F>
+SINTER_HD SINTER_FORCEINLINE F copysign_bits(F x, F s) {
+  return from_bits<F>((to_bits(x) & ~fp_traits<F>::sign_mask) |
+                      (to_bits(s) & fp_traits<F>::sign_mask));
+}
+
+/// x with its sign flipped when `s` is negative (or -0): `mulsign_bits(3.0, -1.0) == -3.0`.
+template <class F>
+SINTER_HD SINTER_FORCEINLINE F mulsign_bits(F x, F s) {
+  return from_bits<F>(to_bits(x) ^ (to_bits(s) & fp_traits<F>::sign_mask));
+}
+
+/// 2^n for an integer-valued `n` in [1-bias, bias], built from bits (no int
+/// conversion instruction needed): `exp2i(3.0) == 8.0`.
+template <class F>
+SINTER_HD SINTER_FORCEINLINE F exp2i(F n) {
+  using tr = fp_traits<F>;
+  // n + (magic + bias) holds n + bias in its low bits; shifting drops the magic.
+  const F t = n + (tr::round_magic + F(tr::bias));
+  return from_bits<F>(static_cast<uint_of_t<F>>(to_bits(t) << tr::mant_bits));
+}
+
+/// x * 2^n for an integer-valued `n` in [-2*bias-mant_bits, 2*bias], rounded
+/// once (gradual underflow, overflow to inf): `scale_exp2(1.5, -1075.0)`.
+template <class F>
+SINTER_HD SINTER_FORCEINLINE F scale_exp2(F x, F n) {
+  // n/2 rounded by the magic constant; both halves stay in the normal range.
+  const F h = (n * F(0.5) + fp_traits<F>::round_magic) - fp_traits<F>::round_magic;
+  return (x * exp2i(h)) * exp2i(n - h);
+}
+
+/// The unbiased exponent of a positive normal x, as a float value, and x's
+/// significand in [1, 2): `frexp_bits(12.0, m) == 3.0`, m == 1.5.
+template <class F>
+SINTER_HD SINTER_FORCEINLINE F frexp_bits(F x, F& m) {
+  using tr = fp_traits<F>;
+  const uint_of_t<F> b = to_bits(x);
+  m = from_bits<F>((b & tr::mant_mask) | to_bits(F(1)));
+  // The exponent field OR-ed under the bits of 2^mant_bits gives 2^mant_bits + field.
+  const F e = from_bits<F>(static_cast<uint_of_t<F>>((b >> tr::mant_bits) | to_bits(tr::two_mant)));
+  return e - (tr::two_mant + F(tr::bias));
+}
+
+/// x with the low 32 bits of its significand cleared (the high part of an
+/// exact split): `clear_low_word(1.0 / 3.0)`.
+SINTER_HD SINTER_FORCEINLINE double clear_low_word(double x) {
+  return from_bits<double>(to_bits(x) & 0xffffffff00000000ull);
+}
+
+}  // namespace sinter::detail::math

@@ -1,0 +1,401 @@
+#pragma once
+/// \file ops.hpp
+/// The op table: one stateless SINTER_HD functor per operation. A functor
+/// receives the raw element values of its operands, converts them to the
+/// type the operation computes in, and returns the result type. Operators and
+/// free functions (functions.hpp) are thin builders over these functors; the
+/// backends never know which ops exist.
+///
+/// Categories (each a CRTP base that fixes the result type):
+///  - arith:     result = promote_t of the operands, computed in compute_t
+///               (half/bfloat16 compute in float). Integer overflow wraps, as
+///               in NumPy; integer division by zero gives 0.
+///  - floating:  result = floating_t (integers give double), e.g. exp, sqrt.
+///  - predicate: compared in the promoted type, result bool.
+///  - logical:   operands converted to bool, result bool.
+///  - bitwise:   integers and bool only.
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "dtype.hpp"
+#include "math/bits.hpp"
+#include "math/functions.hpp"
+
+namespace sinter::detail::ops {
+
+/// An unsigned type of at least 32 bits and of T's width: integer arithmetic
+/// in it wraps instead of overflowing (no undefined behaviour, as NumPy wraps).
+template <class T>
+using wrap_t = std::conditional_t<(sizeof(T) <= 4), std::uint32_t, std::uint64_t>;
+
+template <class T>
+SINTER_HD SINTER_FORCEINLINE constexpr bool is_nan(T x) {
+  if constexpr (std::is_floating_point_v<T>) return x != x;
+  else return false;
+}
+
+template <class Op>
+struct arith {
+  template <class... V>
+  SINTER_HD SINTER_FORCEINLINE auto operator()(V... v) const {
+    using R = promote_t<V...>;
+    static_assert(!std::is_same_v<R, bool> || Op::bool_ok,
+                  "sinter: arithmetic on bool values; cast first: sinter::cast<int>(x)");
+    using C = compute_t<R>;
+    return static_cast<R>(Op::apply(static_cast<C>(v)...));
+  }
+  static constexpr bool bool_ok = false;
+};
+
+template <class Op>
+struct floating {
+  template <class... V>
+  SINTER_HD SINTER_FORCEINLINE auto operator()(V... v) const {
+    using R = floating_t<promote_t<V...>>;
+    using C = compute_t<R>;
+    return static_cast<R>(Op::apply(static_cast<C>(v)...));
+  }
+};
+
+template <class Op>
+struct predicate {
+  template <class... V>
+  SINTER_HD SINTER_FORCEINLINE bool operator()(V... v) const {
+    using C = compute_t<promote_t<V...>>;
+    return Op::apply(static_cast<C>(v)...);
+  }
+};
+
+template <class Op>
+struct logical {
+  template <class... V>
+  SINTER_HD SINTER_FORCEINLINE bool operator()(V... v) const {
+    return Op::apply(static_cast<bool>(v)...);
+  }
+};
+
+template <class Op>
+struct bitwise {
+  template <class... V>
+  SINTER_HD SINTER_FORCEINLINE auto operator()(V... v) const {
+    using R = promote_t<V...>;
+    static_assert(std::is_integral_v<R>,
+                  "sinter: bitwise operation on floating-point values; only integers and bool");
+    return static_cast<R>(Op::apply(static_cast<R>(v)...));
+  }
+};
+
+// ---- arithmetic ---------------------------------------------------------------
+
+#define SINTER_OP_NAME(n) static constexpr const char* name = #n
+
+struct add : arith<add> {
+  SINTER_OP_NAME(add);
+  template <class T> SINTER_HD static T apply(T a, T b) {
+    if constexpr (std::is_integral_v<T>) return static_cast<T>(wrap_t<T>(a) + wrap_t<T>(b));
+    else return a + b;
+  }
+};
+struct sub : arith<sub> {
+  SINTER_OP_NAME(subtract);
+  template <class T> SINTER_HD static T apply(T a, T b) {
+    if constexpr (std::is_integral_v<T>) return static_cast<T>(wrap_t<T>(a) - wrap_t<T>(b));
+    else return a - b;
+  }
+};
+struct mul : arith<mul> {
+  SINTER_OP_NAME(multiply);
+  template <class T> SINTER_HD static T apply(T a, T b) {
+    if constexpr (std::is_integral_v<T>) return static_cast<T>(wrap_t<T>(a) * wrap_t<T>(b));
+    else return a * b;
+  }
+};
+/// Division: for integers truncating, as C++ (x / 0 gives 0, INT_MIN / -1 wraps).
+struct div : arith<div> {
+  SINTER_OP_NAME(divide);
+  template <class T> SINTER_HD static T apply(T a, T b) {
+    if constexpr (std::is_integral_v<T>) {
+      bool wrap = false;
+      if constexpr (std::is_signed_v<T>) wrap = (a == std::numeric_limits<T>::min()) & (b == T(-1));
+      const T bs = (b == T(0)) | wrap ? T(1) : b;
+      const T q = static_cast<T>(a / bs);
+      return b == T(0) ? T(0) : q;
+    } else {
+      return a / b;
+    }
+  }
+};
+/// Remainder with the sign of the dividend, as C++ (x % 0 gives 0); fmod for floats.
+struct mod : arith<mod> {
+  SINTER_OP_NAME(remainder);
+  template <class T> SINTER_HD static T apply(T a, T b) {
+    if constexpr (std::is_integral_v<T>) {
+      bool wrap = false;
+      if constexpr (std::is_signed_v<T>) wrap = (a == std::numeric_limits<T>::min()) & (b == T(-1));
+      const T bs = (b == T(0)) | wrap ? T(1) : b;
+      const T r = static_cast<T>(a % bs);
+      return b == T(0) ? T(0) : r;
+    } else {
+      return math::fmod(a, b);
+    }
+  }
+};
+struct fmod : arith<fmod> {
+  SINTER_OP_NAME(fmod);
+  template <class T> SINTER_HD static T apply(T a, T b) { return mod::apply(a, b); }
+};
+struct neg : arith<neg> {
+  SINTER_OP_NAME(negative);
+  template <class T> SINTER_HD static T apply(T a) {
+    if constexpr (std::is_integral_v<T>) return static_cast<T>(wrap_t<T>(0) - wrap_t<T>(a));
+    else return -a;
+  }
+};
+struct abs : arith<abs> {
+  SINTER_OP_NAME(abs);
+  static constexpr bool bool_ok = true;
+  template <class T> SINTER_HD static T apply(T a) {
+    if constexpr (std::is_same_v<T, bool> || std::is_unsigned_v<T>) return a;
+    else if constexpr (std::is_integral_v<T>) return a < T(0) ? neg::apply(a) : a;
+    else return math::from_bits<T>(math::to_bits(a) & ~(math::uint_of_t<T>(1) << (sizeof(T) * 8 - 1)));
+  }
+};
+struct square : arith<square> {
+  SINTER_OP_NAME(square);
+  template <class T> SINTER_HD static T apply(T a) { return mul::apply(a, a); }
+};
+/// -1, 0 or 1 (NaN for NaN), as numpy.sign.
+struct sign : arith<sign> {
+  SINTER_OP_NAME(sign);
+  template <class T> SINTER_HD static T apply(T a) {
+    if constexpr (std::is_unsigned_v<T>) return a > T(0) ? T(1) : T(0);
+    else if constexpr (std::is_integral_v<T>) return static_cast<T>((a > T(0)) - (a < T(0)));
+    else return a > T(0) ? T(1) : (a < T(0) ? T(-1) : (a == T(0) ? T(0) : a));
+  }
+};
+/// Element-wise minimum; NaN propagates (numpy.minimum).
+struct minimum : arith<minimum> {
+  SINTER_OP_NAME(minimum);
+  static constexpr bool bool_ok = true;
+  template <class T> SINTER_HD static T apply(T a, T b) {
+    if constexpr (std::is_floating_point_v<T>) return (a != a) | (b != b) ? a + b : (b < a ? b : a);
+    else return b < a ? b : a;
+  }
+};
+/// Element-wise maximum; NaN propagates (numpy.maximum).
+struct maximum : arith<maximum> {
+  SINTER_OP_NAME(maximum);
+  static constexpr bool bool_ok = true;
+  template <class T> SINTER_HD static T apply(T a, T b) {
+    if constexpr (std::is_floating_point_v<T>) return (a != a) | (b != b) ? a + b : (a < b ? b : a);
+    else return a < b ? b : a;
+  }
+};
+/// clip(x, lo, hi) = minimum(maximum(x, lo), hi), as numpy.clip.
+struct clip : arith<clip> {
+  SINTER_OP_NAME(clip);
+  static constexpr bool bool_ok = true;
+  template <class T> SINTER_HD static T apply(T x, T lo, T hi) {
+    return minimum::apply(maximum::apply(x, lo), hi);
+  }
+};
+/// a * b + c (fused, one rounding, for floating types).
+struct fma : arith<fma> {
+  SINTER_OP_NAME(fma);
+  template <class T> SINTER_HD static T apply(T a, T b, T c) {
+    if constexpr (std::is_integral_v<T>) return add::apply(mul::apply(a, b), c);
+    else return math::fma(a, b, c);
+  }
+};
+/// Power. Integers: exact, wrapping; a negative exponent gives 0 unless the
+/// base is 1 or -1 (NumPy raises instead; a kernel cannot).
+struct pow : arith<pow> {
+  SINTER_OP_NAME(power);
+  template <class T> SINTER_HD static T apply(T a, T b) {
+    if constexpr (std::is_integral_v<T>) {
+      if constexpr (std::is_signed_v<T>) {
+        if (b < T(0)) return a == T(1) ? T(1) : (a == T(-1) ? ((b & T(1)) ? T(-1) : T(1)) : T(0));
+      }
+      T r = T(1);
+      T base = a;
+      auto e = static_cast<std::make_unsigned_t<T>>(b);
+      while (e) {
+        if (e & 1u) r = mul::apply(r, base);
+        base = mul::apply(base, base);
+        e = static_cast<decltype(e)>(e >> 1);
+      }
+      return r;
+    } else {
+      return math::pow(a, b);
+    }
+  }
+};
+
+#define SINTER_ROUNDING_OP(op, npname)                                         \
+  struct op : arith<op> {                                                      \
+    SINTER_OP_NAME(npname);                                                    \
+    template <class T> SINTER_HD static T apply(T a) {                         \
+      if constexpr (std::is_integral_v<T>) return a;                           \
+      else return math::op(a);                                                 \
+    }                                                                          \
+  };
+SINTER_ROUNDING_OP(floor, floor)
+SINTER_ROUNDING_OP(ceil, ceil)
+SINTER_ROUNDING_OP(trunc, trunc)
+/// Round half to even, as numpy.round.
+SINTER_ROUNDING_OP(round, round)
+#undef SINTER_ROUNDING_OP
+
+// ---- floating-point functions (integers compute in double) ----------------
+
+#define SINTER_FLOATING_OP1(op)                                                \
+  struct op : floating<op> {                                                   \
+    SINTER_OP_NAME(op);                                                        \
+    template <class T> SINTER_HD static T apply(T a) { return math::op(a); }   \
+  };
+SINTER_FLOATING_OP1(sqrt) SINTER_FLOATING_OP1(cbrt) SINTER_FLOATING_OP1(rsqrt)
+SINTER_FLOATING_OP1(exp) SINTER_FLOATING_OP1(exp2) SINTER_FLOATING_OP1(expm1)
+SINTER_FLOATING_OP1(log) SINTER_FLOATING_OP1(log2) SINTER_FLOATING_OP1(log10)
+SINTER_FLOATING_OP1(log1p) SINTER_FLOATING_OP1(sin) SINTER_FLOATING_OP1(cos)
+SINTER_FLOATING_OP1(tan) SINTER_FLOATING_OP1(asin) SINTER_FLOATING_OP1(acos)
+SINTER_FLOATING_OP1(atan) SINTER_FLOATING_OP1(sinh) SINTER_FLOATING_OP1(cosh)
+SINTER_FLOATING_OP1(tanh) SINTER_FLOATING_OP1(asinh) SINTER_FLOATING_OP1(acosh)
+SINTER_FLOATING_OP1(atanh) SINTER_FLOATING_OP1(erf) SINTER_FLOATING_OP1(erfc)
+#undef SINTER_FLOATING_OP1
+
+struct atan2 : floating<atan2> {
+  SINTER_OP_NAME(arctan2);
+  template <class T> SINTER_HD static T apply(T y, T x) { return math::atan2(y, x); }
+};
+struct hypot : floating<hypot> {
+  SINTER_OP_NAME(hypot);
+  template <class T> SINTER_HD static T apply(T x, T y) { return math::hypot(x, y); }
+};
+
+// ---- predicates -----------------------------------------------------------
+
+#define SINTER_COMPARE_OP(op, npname, expr)                                    \
+  struct op : predicate<op> {                                                  \
+    SINTER_OP_NAME(npname);                                                    \
+    template <class T> SINTER_HD static bool apply(T a, T b) { return expr; }  \
+  };
+SINTER_COMPARE_OP(eq, equal, a == b)
+SINTER_COMPARE_OP(ne, not_equal, a != b)
+SINTER_COMPARE_OP(lt, less, a < b)
+SINTER_COMPARE_OP(le, less_equal, a <= b)
+SINTER_COMPARE_OP(gt, greater, a > b)
+SINTER_COMPARE_OP(ge, greater_equal, a >= b)
+#undef SINTER_COMPARE_OP
+
+struct isnan : predicate<isnan> {
+  SINTER_OP_NAME(isnan);
+  template <class T> SINTER_HD static bool apply(T a) { return is_nan(a); }
+};
+struct isinf : predicate<isinf> {
+  SINTER_OP_NAME(isinf);
+  template <class T> SINTER_HD static bool apply(T a) {
+    if constexpr (std::is_floating_point_v<T>) return abs::apply(a) == std::numeric_limits<T>::infinity();
+    else return false;
+  }
+};
+struct isfinite : predicate<isfinite> {
+  SINTER_OP_NAME(isfinite);
+  template <class T> SINTER_HD static bool apply(T a) {
+    if constexpr (std::is_floating_point_v<T>) return abs::apply(a) <= std::numeric_limits<T>::max();
+    else return true;
+  }
+};
+
+// ---- logical and bitwise ----------------------------------------------------
+
+struct logical_and : logical<logical_and> {
+  SINTER_OP_NAME(logical_and);
+  SINTER_HD static bool apply(bool a, bool b) { return a & b; }
+};
+struct logical_or : logical<logical_or> {
+  SINTER_OP_NAME(logical_or);
+  SINTER_HD static bool apply(bool a, bool b) { return a | b; }
+};
+struct logical_not : logical<logical_not> {
+  SINTER_OP_NAME(logical_not);
+  SINTER_HD static bool apply(bool a) { return !a; }
+};
+struct bit_and : bitwise<bit_and> {
+  SINTER_OP_NAME(bitwise_and);
+  template <class T> SINTER_HD static T apply(T a, T b) { return static_cast<T>(a & b); }
+};
+struct bit_or : bitwise<bit_or> {
+  SINTER_OP_NAME(bitwise_or);
+  template <class T> SINTER_HD static T apply(T a, T b) { return static_cast<T>(a | b); }
+};
+struct bit_xor : bitwise<bit_xor> {
+  SINTER_OP_NAME(bitwise_xor);
+  template <class T> SINTER_HD static T apply(T a, T b) { return static_cast<T>(a ^ b); }
+};
+/// ~x for integers; logical not for bool (as numpy.invert).
+struct bit_not : bitwise<bit_not> {
+  SINTER_OP_NAME(invert);
+  template <class T> SINTER_HD static T apply(T a) {
+    if constexpr (std::is_same_v<T, bool>) return !a;
+    else return static_cast<T>(~a);
+  }
+};
+/// a << b; a shift by a negative amount or by the width or more gives 0.
+struct shl : bitwise<shl> {
+  SINTER_OP_NAME(left_shift);
+  template <class T> SINTER_HD static T apply(T a, T b) {
+    static_assert(!std::is_same_v<T, bool>, "sinter: shift of bool values; cast to an integer first");
+    constexpr T bits = static_cast<T>(sizeof(T) * 8);
+    const bool out = (b < T(0)) | (b >= bits);
+    const auto s = out ? 0u : static_cast<unsigned>(b);
+    return out ? T(0) : static_cast<T>(wrap_t<T>(a) << s);
+  }
+};
+/// a >> b (arithmetic for signed); out-of-range shifts give 0 or -1 by sign.
+struct shr : bitwise<shr> {
+  SINTER_OP_NAME(right_shift);
+  template <class T> SINTER_HD static T apply(T a, T b) {
+    static_assert(!std::is_same_v<T, bool>, "sinter: shift of bool values; cast to an integer first");
+    constexpr T bits = static_cast<T>(sizeof(T) * 8);
+    const bool out = (b < T(0)) | (b >= bits);
+    const auto s = out ? 0u : static_cast<unsigned>(b);
+    return out ? (a < T(0) ? T(-1) : T(0)) : static_cast<T>(a >> s);
+  }
+};
+
+// ---- selection and conversion ---------------------------------------------
+
+/// where(c, a, b): a where c is true, else b; result promote_t<A, B>.
+struct where {
+  SINTER_OP_NAME(where);
+  template <class C, class A, class B>
+  SINTER_HD SINTER_FORCEINLINE promote_t<A, B> operator()(C c, A a, B b) const {
+    using R = promote_t<A, B>;
+    return static_cast<bool>(c) ? static_cast<R>(a) : static_cast<R>(b);
+  }
+};
+
+/// cast<T>(x): conversion to T as static_cast (float to integer truncates).
+template <class T>
+struct cast_to {
+  SINTER_OP_NAME(cast);
+  template <class V>
+  SINTER_HD SINTER_FORCEINLINE T operator()(V v) const {
+    if constexpr (is_half_like_v<V> && !std::is_same_v<T, V>) return static_cast<T>(static_cast<float>(v));
+    else return static_cast<T>(v);
+  }
+};
+
+/// A user functor applied by sinter::map (named "map" in traces).
+template <class F>
+struct user_fn {
+  SINTER_OP_NAME(map);
+  F f;
+  template <class... V>
+  SINTER_HD SINTER_FORCEINLINE auto operator()(V... v) const { return f(v...); }
+};
+
+#undef SINTER_OP_NAME
+
+}  // namespace sinter::detail::ops

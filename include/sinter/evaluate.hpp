@@ -1,0 +1,158 @@
+#pragma once
+/// \file evaluate.hpp
+/// The assignment entry: check shapes, bind the expression to the
+/// destination's shape, detect harmful aliasing, run one pass on the policy's
+/// backend, and record it for the trace.
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+#include <type_traits>
+
+#include "expression.hpp"
+#include "trace.hpp"
+
+namespace sinter::detail {
+
+/// Lowest and one-past-highest byte a strided leaf touches.
+template <class T, std::size_t R>
+std::pair<std::uintptr_t, std::uintptr_t> byte_range(const memory_leaf<T, R>& l) {
+  index_t lo = 0, hi = 0;
+  for (std::size_t d = 0; d < R; ++d) {
+    if (l.shape[d] == 0) return {0, 0};
+    const index_t span = (l.shape[d] - 1) * l.strides[d];
+    if (span < 0) lo += span;
+    else hi += span;
+  }
+  const auto base = reinterpret_cast<std::uintptr_t>(l.ptr);
+  return {base + static_cast<std::uintptr_t>(lo * static_cast<index_t>(sizeof(T))),
+          base + static_cast<std::uintptr_t>((hi + 1) * static_cast<index_t>(sizeof(T)))};
+}
+
+/// Whether evaluating `bound` into `out` element by element could read an
+/// element after it was overwritten: some input overlaps the output with a
+/// different index mapping. Same mapping (`a = a * 2`) is safe.
+template <class T, std::size_t R, class Node>
+bool needs_temporary(const memory_leaf<T, R>& out, const Node& bound) {
+  const auto [olo, ohi] = byte_range(out);
+  if (olo == ohi) return false;
+  bool harmful = false;
+  for_each_leaf(bound, [&](const auto& leaf) {
+    using L = std::remove_cvref_t<decltype(leaf)>;
+    if constexpr (is_memory_leaf<L>::value) {
+      const auto [lo, hi] = byte_range(leaf);
+      if (lo >= ohi || olo >= hi) return;
+      bool same = static_cast<const void*>(leaf.ptr) == static_cast<const void*>(out.ptr) &&
+                  sizeof(typename L::value_type) == sizeof(T);
+      for (std::size_t d = 0; same && d < R; ++d)
+        same = out.shape[d] == 1 || leaf.strides[d] == out.strides[d];
+      if (!same) harmful = true;
+    }
+  });
+  return harmful;
+}
+
+/// "exp(add(f32[4], f32[4]))"
+template <class Node>
+std::string describe(const Node& n) {
+  if constexpr (requires { n.args; }) {
+    std::string s;
+    if constexpr (requires { decltype(n.f)::name; }) s = decltype(n.f)::name;
+    else s = "map";
+    s += "(";
+    bool first = true;
+    for_each(n.args, [&](const auto& c) {
+      if (!first) s += ", ";
+      first = false;
+      s += describe(c);
+    });
+    return s + ")";
+  } else if constexpr (is_memory_leaf<Node>::value) {
+    return leaf_label<typename Node::value_type>(n.shape);
+  } else if constexpr (requires { n.gen; }) {
+    return std::string(decltype(n.gen)::name) + "<" + leaf_label<typename Node::value_type>(n.shape) + ">";
+  } else {
+    return std::string("scalar<") + dtype_name<typename Node::value_type>() + ">";
+  }
+}
+
+/// Bytes of the distinct memory inputs (each counted once).
+template <class Node>
+std::size_t input_bytes(const Node& n) {
+  std::size_t total = 0;
+  std::vector<std::pair<const void*, index_t>> seen;
+  for_each_leaf(n, [&](const auto& leaf) {
+    using L = std::remove_cvref_t<decltype(leaf)>;
+    if constexpr (is_memory_leaf<L>::value) {
+      const index_t count = shape_size(leaf.shape);
+      const std::pair<const void*, index_t> key{leaf.ptr, count};
+      if (std::find(seen.begin(), seen.end(), key) != seen.end()) return;
+      seen.push_back(key);
+      total += static_cast<std::size_t>(count) * sizeof(typename L::value_type);
+    }
+  });
+  return total;
+}
+
+/// Run `out = node` (node not yet bound) as one pass on policy `pol`.
+template <class P, class T, std::size_t R, class Node>
+void run_pass(const P& pol, const memory_leaf<T, R>& out, const Node& node) {
+  const auto bound = node.bind(out.shape);
+  if (!trace_active()) {
+    backend<P>::evaluate(pol, out, bound);
+    return;
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  std::string path = backend<P>::evaluate(pol, out, bound);
+  const auto t1 = std::chrono::steady_clock::now();
+  pass_record r;
+  r.policy = backend<P>::label(pol);
+  r.expression = leaf_label<T>(out.shape) + " = " + describe(node);
+  r.elements = shape_size(out.shape);
+  r.bytes_read = input_bytes(node);
+  r.bytes_written = static_cast<std::size_t>(r.elements) * sizeof(T);
+  r.seconds = std::chrono::duration<double>(t1 - t0).count();
+  r.detail = std::move(path);
+  emit(r);
+}
+
+/// A raw buffer of the policy's memory, freed on scope exit.
+template <class T, class P>
+struct scratch {
+  const P& pol;
+  T* ptr;
+  std::size_t bytes;
+  scratch(const P& p, index_t n)
+      : pol(p), ptr(nullptr), bytes(static_cast<std::size_t>(n) * sizeof(T)) {
+    ptr = static_cast<T*>(backend<P>::allocate(pol, bytes));
+  }
+  scratch(const scratch&) = delete;
+  scratch& operator=(const scratch&) = delete;
+  ~scratch() { backend<P>::deallocate(pol, ptr, bytes); }
+};
+
+/// `out = e` with numpy broadcasting of e to out's shape. If e reads the
+/// output's memory through a different index mapping, it is evaluated into a
+/// temporary first (two passes, one allocation).
+template <class P, class T, std::size_t R, class E>
+void assign(const P& pol, const memory_leaf<T, R>& out, const E& e, const char* what = "assign") {
+  static_assert(!std::is_const_v<T>, "sinter: cannot assign to a view of const elements");
+  using EP = typename E::policy_type;
+  static_assert(std::is_same_v<EP, any_policy> || std::is_same_v<EP, P>,
+                "sinter: operands live on different devices: move one with sinter::to<P>(x)");
+  if (!broadcasts_to(e.shape(), out.shape))
+    throw shape_error(std::string(what) + ": cannot broadcast shape " + shape_string(e.shape()) +
+                      " to " + shape_string(out.shape));
+  const auto bound = e.node().bind(out.shape);
+  if (needs_temporary(out, bound)) {
+    scratch<T, P> tmp(pol, shape_size(out.shape));
+    const memory_leaf<T, R> t{tmp.ptr, out.shape, row_major_strides(out.shape)};
+    run_pass(pol, t, e.node());
+    run_pass(pol, out, memory_leaf<const T, R>{tmp.ptr, t.shape, t.strides});
+    return;
+  }
+  run_pass(pol, out, e.node());
+}
+
+}  // namespace sinter::detail

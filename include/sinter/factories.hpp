@@ -1,0 +1,173 @@
+#pragma once
+/// \file factories.hpp
+/// Creating arrays: empty, zeros, ones, full, asarray (nested initializer
+/// lists), and the lazy generators arange and linspace (no memory: values are
+/// computed where they are used, fused into the pass that reads them).
+#include <cmath>
+#include <cstddef>
+#include <initializer_list>
+#include <type_traits>
+
+#include "array.hpp"
+
+namespace sinter {
+
+/// An uninitialised array: `auto a = sinter::empty<float>({3, 4});`
+template <element T, class P = host, std::size_t R>
+array<T, R, P> empty(const index_t (&shape)[R], P pol = {}) {
+  extents<R> s{};
+  for (std::size_t d = 0; d < R; ++d) s[d] = shape[d];
+  return array<T, R, P>(s, pol);
+}
+/// An uninitialised array of the given extents.
+template <element T, class P = host, std::size_t R>
+array<T, R, P> empty(const extents<R>& shape, P pol = {}) {
+  return array<T, R, P>(shape, pol);
+}
+/// An array filled with `value`: `sinter::full<float>({1 << 20}, 0.5f, sinter::par{})`.
+template <element T, class P = host, std::size_t R>
+array<T, R, P> full(const index_t (&shape)[R], T value, P pol = {}) {
+  auto a = empty<T>(shape, pol);
+  a = value;
+  return a;
+}
+/// An array filled with `value`, of the given extents.
+template <element T, class P = host, std::size_t R>
+array<T, R, P> full(const extents<R>& shape, T value, P pol = {}) {
+  auto a = empty<T>(shape, pol);
+  a = value;
+  return a;
+}
+/// An array of zeros.
+template <element T, class P = host, std::size_t R>
+array<T, R, P> zeros(const index_t (&shape)[R], P pol = {}) {
+  return full<T>(shape, T(0), pol);
+}
+/// An array of zeros, of the given extents.
+template <element T, class P = host, std::size_t R>
+array<T, R, P> zeros(const extents<R>& shape, P pol = {}) {
+  return full<T>(shape, T(0), pol);
+}
+/// An array of ones.
+template <element T, class P = host, std::size_t R>
+array<T, R, P> ones(const index_t (&shape)[R], P pol = {}) {
+  return full<T>(shape, T(1), pol);
+}
+/// An array of ones, of the given extents.
+template <element T, class P = host, std::size_t R>
+array<T, R, P> ones(const extents<R>& shape, P pol = {}) {
+  return full<T>(shape, T(1), pol);
+}
+
+namespace detail {
+template <class T, std::size_t R>
+struct nested_list {
+  using type = std::initializer_list<typename nested_list<T, R - 1>::type>;
+};
+template <class T>
+struct nested_list<T, 1> {
+  using type = std::initializer_list<T>;
+};
+
+template <class T, std::size_t R, std::size_t D = 0>
+void list_shape(const typename nested_list<T, R - D>::type& l, extents<R>& s) {
+  s[D] = static_cast<index_t>(l.size());
+  if constexpr (D + 1 < R) {
+    if (l.size() > 0) list_shape<T, R, D + 1>(*l.begin(), s);
+  }
+}
+template <class T, std::size_t R, std::size_t D = 0>
+void list_copy(const typename nested_list<T, R - D>::type& l, const extents<R>& s, T*& out) {
+  if (static_cast<index_t>(l.size()) != s[D])
+    throw shape_error("sinter::asarray: ragged nested list (axis " + std::to_string(D) + " has " +
+                      std::to_string(l.size()) + " elements, expected " + std::to_string(s[D]) + ")");
+  if constexpr (D + 1 == R) {
+    for (const T& v : l) *out++ = v;
+  } else {
+    for (const auto& sub : l) list_copy<T, R, D + 1>(sub, s, out);
+  }
+}
+template <class T, std::size_t R>
+array<T, R, host> from_list(const typename nested_list<T, R>::type& l) {
+  extents<R> s{};
+  list_shape<T, R>(l, s);
+  array<T, R, host> a(s);
+  T* out = a.data();
+  list_copy<T, R>(l, s, out);
+  return a;
+}
+}  // namespace detail
+
+/// A host array from nested braces: `sinter::asarray<float>({{1, 2}, {3, 4}})` (rank 1 to 4).
+template <element T>
+array<T, 1> asarray(std::initializer_list<T> l) {
+  return detail::from_list<T, 1>(l);
+}
+template <element T>
+array<T, 2> asarray(typename detail::nested_list<T, 2>::type l) {
+  return detail::from_list<T, 2>(l);
+}
+template <element T>
+array<T, 3> asarray(typename detail::nested_list<T, 3>::type l) {
+  return detail::from_list<T, 3>(l);
+}
+template <element T>
+array<T, 4> asarray(typename detail::nested_list<T, 4>::type l) {
+  return detail::from_list<T, 4>(l);
+}
+
+namespace detail {
+/// start + i * step, computed in double for floating types, exactly for integers.
+template <class T>
+struct arange_gen {
+  using value_type = T;
+  static constexpr const char* name = "arange";
+  using acc = std::conditional_t<std::is_integral_v<T>, index_t, double>;
+  acc start, step;
+  SINTER_HD SINTER_FORCEINLINE T operator()(index_t i) const {
+    return convert<T>(start + static_cast<acc>(i) * step);
+  }
+};
+/// numpy.linspace: start + i * step, the last value exactly `stop` when endpoint.
+template <class T>
+struct linspace_gen {
+  using value_type = T;
+  static constexpr const char* name = "linspace";
+  double start, step, stop;
+  index_t last;  // index that yields `stop` exactly, or -1
+  SINTER_HD SINTER_FORCEINLINE T operator()(index_t i) const {
+    const double v = i == last ? stop : start + static_cast<double>(i) * step;
+    if constexpr (std::is_integral_v<T>) return static_cast<T>(math::floor(v));
+    else return convert<T>(v);
+  }
+};
+}  // namespace detail
+
+/// Lazy [start, stop) in steps of `step`, as numpy.arange; no memory is
+/// allocated: `auto x = sinter::arange<float>(0, 1, 0.25);`
+template <element T>
+auto arange(double start, double stop, double step = 1) {
+  if (step == 0) throw value_error("sinter::arange: step cannot be zero");
+  const double len = std::ceil((stop - start) / step);
+  const index_t n = len > 0 ? static_cast<index_t>(len) : 0;
+  using G = detail::arange_gen<T>;
+  G g{static_cast<typename G::acc>(start), static_cast<typename G::acc>(step)};
+  return expr<detail::gen_leaf<G, 1>, detail::any_policy, 0>({g, 0, {n}, {1}});
+}
+/// Lazy 0, 1, ..., n - 1.
+template <element T = index_t>
+auto arange(index_t n) {
+  return arange<T>(0.0, static_cast<double>(n), 1.0);
+}
+
+/// Lazy `num` evenly spaced values over [start, stop], as numpy.linspace.
+template <element T = double>
+auto linspace(double start, double stop, index_t num, bool endpoint = true) {
+  if (num < 0) throw value_error("sinter::linspace: number of samples must be non-negative");
+  const index_t div = endpoint ? num - 1 : num;
+  const double step = div > 0 ? (stop - start) / static_cast<double>(div) : 0.0;
+  detail::linspace_gen<T> g{start, step, stop, endpoint && num > 1 ? num - 1 : -1};
+  return expr<detail::gen_leaf<detail::linspace_gen<T>, 1>, detail::any_policy, 0>({g, 0, {num}, {1}});
+}
+
+}  // namespace sinter

@@ -1,0 +1,58 @@
+#pragma once
+/// \file backend.hpp
+/// The contract every policy implements, by specialising detail::backend<P>:
+///
+///   static void* allocate(const P&, std::size_t bytes);      // aligned, counted
+///   static void deallocate(const P&, void* p, std::size_t bytes);
+///   template <class T, std::size_t R, class Node>
+///   static std::string evaluate(const P&, memory_leaf<T, R> out, const Node& bound);
+///        // run `out = bound` as one pass; `bound` is already bound to out's
+///        // shape and free of harmful aliasing; returns a short detail for the trace
+///   static constexpr bool host_accessible;                   // can the CPU dereference its memory
+///   static std::string label(const P&);                      // "host", "par", "cuda:0"
+///
+/// Expressions never know which backend runs them; a backend never knows
+/// which ops exist. Adding a backend touches nothing in core/.
+#include <concepts>
+#include <string>
+#include <type_traits>
+
+namespace sinter {
+namespace detail {
+/// Specialised by each policy header.
+template <class P>
+struct backend;
+}  // namespace detail
+
+/// A placement policy: a type with a detail::backend specialisation.
+template <class P>
+concept policy = requires(const P& p) {
+  { detail::backend<P>::label(p) } -> std::convertible_to<std::string>;
+  detail::backend<P>::host_accessible;
+};
+
+namespace detail {
+/// Where a policy-neutral operand (a scalar, a generator) may run: anywhere.
+struct any_policy {};
+
+template <class A, class B>
+struct join_policy {
+  static_assert(std::is_same_v<A, B>,
+                "sinter: operands live on different devices: move one with sinter::to<P>(x)");
+  using type = A;
+};
+template <class A> struct join_policy<A, any_policy> { using type = A; };
+template <class B> struct join_policy<any_policy, B> { using type = B; };
+template <> struct join_policy<any_policy, any_policy> { using type = any_policy; };
+
+template <class... P> struct common_policy;
+template <class P> struct common_policy<P> { using type = P; };
+template <class A, class B, class... R>
+struct common_policy<A, B, R...> {
+  using type = typename common_policy<typename join_policy<A, B>::type, R...>::type;
+};
+/// The one policy of a set of operands (any_policy ignored); mixing two is a compile error.
+template <class... P>
+using common_policy_t = typename common_policy<P...>::type;
+}  // namespace detail
+}  // namespace sinter

@@ -1,0 +1,50 @@
+#pragma once
+/// \file host.hpp
+/// sinter::host: data in host memory, each pass one single-threaded loop.
+#include <string>
+
+#include "backend.hpp"
+#include "host_loop.hpp"
+#include "host_memory.hpp"
+
+namespace sinter {
+
+/// Single-threaded CPU policy: `sinter::array<float, 2, sinter::host> a({3, 4});`
+struct host {
+  friend constexpr bool operator==(host, host) { return true; }
+};
+
+namespace detail {
+
+/// Run `out = bound` on [0, n) on the calling thread; returns the path taken.
+template <class T, std::size_t R, class Node>
+std::string run_serial(const memory_leaf<T, R>& out, const Node& bound) {
+  const index_t n = shape_size(out.shape);
+  if (n == 0) return "empty";
+  if constexpr (R == 0) {
+    run_linear(out.ptr, bound, 0, 1);
+    return "contiguous";
+  } else {
+    if (out.unit() && bound.unit()) {
+      run_linear(out.ptr, bound, 0, n);
+      return "contiguous";
+    }
+    run_rows(out, bound, 0, n / out.shape[R - 1]);
+    return "strided";
+  }
+}
+
+template <>
+struct backend<host> {
+  static constexpr bool host_accessible = true;
+  static std::string label(const host&) { return "host"; }
+  static void* allocate(const host&, std::size_t bytes) { return host_allocate(bytes); }
+  static void deallocate(const host&, void* p, std::size_t bytes) { host_deallocate(p, bytes); }
+  template <class T, std::size_t R, class Node>
+  static std::string evaluate(const host&, const memory_leaf<T, R>& out, const Node& bound) {
+    return run_serial(out, bound);
+  }
+};
+
+}  // namespace detail
+}  // namespace sinter

@@ -1,0 +1,70 @@
+#pragma once
+/// \file host_loop.hpp
+/// The CPU loops behind the host and par policies: a flat loop over a range
+/// of a contiguous pass, and a row loop for strided or broadcast passes whose
+/// outer indices advance like an odometer (one div/mod per chunk, none per
+/// element). Both are written so that GCC and Clang vectorise the inner loop
+/// when the inlined expression allows it.
+#include <cstddef>
+#include <type_traits>
+
+#include "../core/leaf.hpp"
+
+namespace sinter::detail {
+
+/// Convert an expression value to the destination element type.
+template <class T, class V>
+SINTER_HD SINTER_FORCEINLINE T convert(V v) {
+  if constexpr (std::is_same_v<T, V>) return v;
+  else if constexpr (is_half_like_v<V> && !std::is_same_v<T, float>) return static_cast<T>(static_cast<float>(v));
+  else return static_cast<T>(v);
+}
+
+#if defined(__clang__)
+#define SINTER_IVDEP _Pragma("clang loop vectorize(assume_safety)")
+#elif defined(__GNUC__)
+#define SINTER_IVDEP _Pragma("GCC ivdep")
+#else
+#define SINTER_IVDEP
+#endif
+
+/// out[i] = node[i] for i in [begin, end), every operand contiguous.
+/// ivdep: an operand may alias the output only with the same index mapping
+/// (evaluate.hpp guarantees it), so iterations are independent.
+template <class T, class Node>
+void run_linear(T* out, const Node& node, index_t begin, index_t end) {
+  const auto c = node.linear();
+  SINTER_IVDEP
+  for (index_t i = begin; i < end; ++i) out[i] = convert<T>(c.load(i));
+}
+
+/// Rows [r0, r1) of a strided pass; a row is the innermost dimension.
+template <class T, std::size_t R, class Node>
+void run_rows(const memory_leaf<T, R>& out, const Node& node, index_t r0, index_t r1) {
+  static_assert(R >= 1);
+  const index_t inner = out.shape[R - 1];
+  const index_t os = out.strides[R - 1];
+  extents<R> idx{};
+  index_t r = r0;
+  for (std::size_t d = R - 1; d-- > 0;) {
+    idx[d] = r % out.shape[d];
+    r /= out.shape[d];
+  }
+  for (index_t row = r0; row < r1; ++row) {
+    const auto c = node.row(idx);
+    T* o = out.ptr + row_offset(idx, out.strides);
+    if (os == 1) {
+      SINTER_IVDEP
+      for (index_t j = 0; j < inner; ++j) o[j] = convert<T>(c.load(j));
+    } else {
+      SINTER_IVDEP
+      for (index_t j = 0; j < inner; ++j) o[j * os] = convert<T>(c.load(j));
+    }
+    for (std::size_t d = R - 1; d-- > 0;) {
+      if (++idx[d] < out.shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+}
+
+}  // namespace sinter::detail

@@ -1,0 +1,72 @@
+#pragma once
+/// \file par.hpp
+/// sinter::par: data in host memory, each pass one loop split over the
+/// persistent thread pool (thread_pool.hpp). Passes smaller than
+/// `par_grain` elements run on the calling thread, so small arrays pay no
+/// threading cost.
+#include <string>
+
+#include "backend.hpp"
+#include "host.hpp"
+#include "thread_pool.hpp"
+
+namespace sinter {
+
+/// Multi-threaded CPU policy: `sinter::array<float, 1, sinter::par> a({1 << 20});`
+/// Thread count: sinter::set_num_threads(n), or SINTER_NUM_THREADS.
+struct par {
+  friend constexpr bool operator==(par, par) { return true; }
+};
+
+namespace detail {
+
+/// Below this many elements a pass runs on one thread.
+inline constexpr index_t par_grain = 1 << 15;
+
+template <class T, std::size_t R, class Node>
+std::string run_parallel(const memory_leaf<T, R>& out, const Node& bound) {
+  const index_t n = shape_size(out.shape);
+  const int threads = get_num_threads();
+  if (n < 2 * par_grain || threads <= 1) return run_serial(out, bound) + " 1 thread";
+  if constexpr (R == 0) {
+    return run_serial(out, bound);
+  } else {
+    // A few chunks per thread balance uneven progress; chunks are whole
+    // cache lines apart so threads never write the same line.
+    if (out.unit() && bound.unit()) {
+      index_t chunks = threads * 4;
+      index_t len = (n + chunks - 1) / chunks;
+      len = (len + 15) / 16 * 16;
+      chunks = (n + len - 1) / len;
+      default_pool().parallel_for(chunks, [&](std::int64_t c) {
+        const index_t b = c * len, e = b + len < n ? b + len : n;
+        run_linear(out.ptr, bound, b, e);
+      });
+      return "contiguous " + std::to_string(threads) + " threads";
+    }
+    const index_t rows = n / out.shape[R - 1];
+    index_t chunks = threads * 4 < rows ? threads * 4 : rows;
+    const index_t len = (rows + chunks - 1) / chunks;
+    chunks = (rows + len - 1) / len;
+    default_pool().parallel_for(chunks, [&](std::int64_t c) {
+      const index_t b = c * len, e = b + len < rows ? b + len : rows;
+      run_rows(out, bound, b, e);
+    });
+    return "strided " + std::to_string(threads) + " threads";
+  }
+}
+
+template <>
+struct backend<par> {
+  static constexpr bool host_accessible = true;
+  static std::string label(const par&) { return "par"; }
+  static void* allocate(const par&, std::size_t bytes) { return host_allocate(bytes); }
+  static void deallocate(const par&, void* p, std::size_t bytes) { host_deallocate(p, bytes); }
+  template <class T, std::size_t R, class Node>
+  static std::string evaluate(const par&, const memory_leaf<T, R>& out, const Node& bound) {
+    return run_parallel(out, bound);
+  }
+};
+
+}  // namespace detail
+}  // namespace sinter

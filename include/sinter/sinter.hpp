@@ -1,0 +1,13 @@
+#pragma once
+/// \file sinter.hpp
+/// Umbrella header: everything a user of sinter needs.
+#include "config.hpp"
+#include "array.hpp"
+#include "expression.hpp"
+#include "factories.hpp"
+#include "functions.hpp"
+#include "policy/host.hpp"
+#include "policy/par.hpp"
+#include "slice.hpp"
+#include "trace.hpp"
+#include "view.hpp"

@@ -1,0 +1,120 @@
+#pragma once
+/// \file trace.hpp
+/// The launch log: one record per fused pass (policy, expression, element
+/// count, bytes moved, time) and a count of array allocations. Tests use it to
+/// prove that an expression ran as exactly one pass with no temporaries;
+/// `SINTER_LOG=launch` in the environment prints every record to stderr.
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/shape.hpp"
+
+namespace sinter {
+
+/// What one fused pass did.
+struct pass_record {
+  std::string policy;         ///< "host", "par", "cuda:0"
+  std::string expression;     ///< "f32[4] = exp(add(f32[4], f32[4]))"
+  index_t elements = 0;       ///< output elements written
+  std::size_t bytes_read = 0;     ///< each distinct input array counted once
+  std::size_t bytes_written = 0;  ///< output elements times element size
+  double seconds = 0;         ///< wall time of the pass (host clock)
+  std::string detail;         ///< backend specifics: "contiguous", "strided", grid/block
+};
+
+/// A function called after every fused pass while installed.
+using trace_hook = std::function<void(const pass_record&)>;
+
+namespace detail {
+
+struct trace_state {
+  std::mutex mutex;
+  std::vector<std::pair<std::size_t, trace_hook>> hooks;
+  std::size_t next_id = 0;
+  std::atomic<bool> active{false};
+  std::atomic<std::size_t> allocations{0};
+  bool log_env = [] {
+    const char* v = std::getenv("SINTER_LOG");
+    return v && std::strstr(v, "launch") != nullptr;
+  }();
+};
+
+inline trace_state& tracing() {
+  static trace_state s;
+  return s;
+}
+
+inline bool trace_active() {
+  auto& s = tracing();
+  return s.log_env || s.active.load(std::memory_order_relaxed);
+}
+
+inline void note_allocation() { tracing().allocations.fetch_add(1, std::memory_order_relaxed); }
+
+inline void emit(const pass_record& r) {
+  auto& s = tracing();
+  if (s.log_env)
+    std::fprintf(stderr, "sinter: %s %s elements=%lld read=%zuB written=%zuB %.3fms %s\n",
+                 r.policy.c_str(), r.expression.c_str(), static_cast<long long>(r.elements),
+                 r.bytes_read, r.bytes_written, r.seconds * 1e3, r.detail.c_str());
+  std::vector<trace_hook> hooks;
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    for (auto& [id, h] : s.hooks) hooks.push_back(h);
+  }
+  for (auto& h : hooks) h(r);
+}
+
+}  // namespace detail
+
+/// Number of array buffers sinter has allocated in this process (any policy),
+/// temporaries included.
+inline std::size_t allocation_count() { return detail::tracing().allocations.load(); }
+
+/// Records every pass run while it lives (all threads), and the allocations.
+/// Example: `sinter::trace_scope t; c = a + b; assert(t.passes().size() == 1);`
+class trace_scope {
+ public:
+  trace_scope() : start_allocs_(allocation_count()) {
+    auto& s = detail::tracing();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    id_ = s.next_id++;
+    s.hooks.emplace_back(id_, [this](const pass_record& r) {
+      std::lock_guard<std::mutex> l(mutex_);
+      records_.push_back(r);
+    });
+    s.active = true;
+  }
+  trace_scope(const trace_scope&) = delete;
+  trace_scope& operator=(const trace_scope&) = delete;
+  ~trace_scope() {
+    auto& s = detail::tracing();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    std::erase_if(s.hooks, [this](const auto& e) { return e.first == id_; });
+    s.active = !s.hooks.empty();
+  }
+  /// The passes recorded so far.
+  std::vector<pass_record> passes() const {
+    std::lock_guard<std::mutex> l(mutex_);
+    return records_;
+  }
+  /// Array allocations since this scope began.
+  std::size_t allocations() const { return allocation_count() - start_allocs_; }
+
+ private:
+  mutable std::mutex mutex_;
+  std::vector<pass_record> records_;
+  std::size_t start_allocs_;
+  std::size_t id_ = 0;
+};
+
+}  // namespace sinter

@@ -136,9 +136,12 @@ class array {
   decltype(auto) operator()(const A&... a) const& {
     return view<const T, R, P>(*this)(a...);
   }
-  // Slicing a temporary would dangle.
+  // Poison overload: a view of a temporary would dangle.
   template <detail::index_arg... A>
-  void operator()(const A&...) && = delete;
+  void operator()(const A&...) && {
+    static_assert(sizeof...(A) < 0,
+                  "sinter: indexing a temporary array would dangle; name the array first");
+  }
 
   /// A view of the whole array.
   operator view<T, R, P>() { return view<T, R, P>(data_, shape_, strides(), policy_); }

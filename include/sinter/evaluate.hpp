@@ -95,10 +95,28 @@ std::size_t input_bytes(const Node& n) {
   return total;
 }
 
+/// Fold together adjacent axes that the output and every leaf traverse as
+/// one, innermost first, so the strided loop runs fewer, longer rows (and a
+/// pass over, say, full rows of a matrix becomes contiguous).
+template <class T, std::size_t R, class Node>
+void collapse_axes(memory_leaf<T, R>& out, Node& bound) {
+  if constexpr (R >= 2) {
+    if (out.unit() && bound.unit()) return;
+    for (std::size_t d = R - 1; d-- > 0;) {
+      if (out.mergeable(d) && bound.mergeable(d)) {
+        out = out.merged(d);
+        bound = bound.merged(d);
+      }
+    }
+  }
+}
+
 /// Run `out = node` (node not yet bound) as one pass on policy `pol`.
 template <class P, class T, std::size_t R, class Node>
-void run_pass(const P& pol, const memory_leaf<T, R>& out, const Node& node) {
-  const auto bound = node.bind(out.shape);
+void run_pass(const P& pol, memory_leaf<T, R> out, const Node& node) {
+  const extents<R> out_shape = out.shape;
+  auto bound = node.bind(out.shape);
+  collapse_axes(out, bound);
   if (!trace_active()) {
     backend<P>::evaluate(pol, out, bound);
     return;
@@ -108,7 +126,7 @@ void run_pass(const P& pol, const memory_leaf<T, R>& out, const Node& node) {
   const auto t1 = std::chrono::steady_clock::now();
   pass_record r;
   r.policy = backend<P>::label(pol);
-  r.expression = leaf_label<T>(out.shape) + " = " + describe(node);
+  r.expression = leaf_label<T>(out_shape) + " = " + describe(node);
   r.elements = shape_size(out.shape);
   r.bytes_read = input_bytes(node);
   r.bytes_written = static_cast<std::size_t>(r.elements) * sizeof(T);

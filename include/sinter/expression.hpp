@@ -86,7 +86,7 @@ auto as_expr(X&& x) {
     return D(std::forward<X>(x));
   } else if constexpr (element<D>) {
     return expr<scalar_leaf<D>, any_policy, 0>(scalar_leaf<D>{x});
-  } else if constexpr (std::is_rvalue_reference_v<X&&> && requires { x.as_owning_expr(); }) {
+  } else if constexpr (std::is_rvalue_reference_v<X&&> && requires { std::move(x).as_owning_expr(); }) {
     return std::move(x).as_owning_expr();
   } else {
     return x.as_expr();

@@ -116,7 +116,7 @@ layout<indexed_rank_v<RI, A...>> apply_indices(const extents<RI>& shape, const e
   constexpr std::size_t RO = indexed_rank_v<RI, A...>;
   layout<RO> out{0, {}, {}};
   std::size_t in = 0, o = 0;
-  auto one = [&](const auto& a) {
+  [[maybe_unused]] auto one = [&](const auto& a) {  // unused when no index is given (rank 0)
     using T = std::remove_cvref_t<decltype(a)>;
     if constexpr (std::same_as<T, newaxis_t>) {
       out.shape[o] = 1;

@@ -54,8 +54,10 @@ SINTER_HD constexpr std::uint16_t float_to_half_bits(float f) noexcept {
   const std::uint32_t normal = (a - ((127u - 15u) << 23) + 0xfffu + ((a >> 13) & 1u)) >> 13;
   // Subnormal or zero result (|f| < 2^-14): adding 0.5 aligns the value so
   // that float addition itself (round to nearest even) rounds it at 2^-24,
-  // and the result's low mantissa bits are the half's bits. `a` is < 2^-14
-  // here, so the sum is in [0.5, 0.5 + 2^-14]: no FTZ/DAZ hazard.
+  // and the result's low mantissa bits are the half's bits. The sum is a
+  // normal float and float subnormals round to 0 anyway, so FTZ/DAZ do not
+  // matter. (It follows the FP rounding mode, which is round-to-nearest
+  // unless the program changes it with fesetround.)
   const std::uint32_t sub = float_bits(bits_float(a) + 0.5f) - float_bits(0.5f);
   const std::uint32_t nan = 0x7e00u | ((a >> 13) & 0x3ffu);
   std::uint32_t r = a < (113u << 23) ? sub : normal;   // 113 = 127 - 14

@@ -37,6 +37,22 @@ SINTER_HD constexpr bool is_row_major(const extents<R>& shape, const extents<R>&
   return true;
 }
 
+/// Whether axes d and d+1 of a strided layout can be traversed as one axis.
+template <std::size_t R>
+SINTER_HD constexpr bool mergeable_axes(const extents<R>& shape, const extents<R>& strides,
+                                        std::size_t d) {
+  return shape[d] == 1 || shape[d + 1] == 1 || strides[d] == strides[d + 1] * shape[d + 1];
+}
+
+/// Fold axis d into axis d+1 (axis d becomes extent 1): fewer, longer rows.
+template <std::size_t R>
+SINTER_HD constexpr void merge_axes(extents<R>& shape, extents<R>& strides, std::size_t d) {
+  strides[d + 1] = shape[d + 1] == 1 ? strides[d] : strides[d + 1];
+  shape[d + 1] *= shape[d];
+  shape[d] = 1;
+  strides[d] = 0;
+}
+
 /// Cursor over contiguous memory: element i is p[i].
 template <class T>
 struct unit_cursor {
@@ -66,6 +82,12 @@ struct memory_leaf {
     return {ptr, out, broadcast_strides(shape, strides, out)};
   }
   SINTER_HD bool unit() const { return is_row_major(shape, strides); }
+  SINTER_HD bool mergeable(std::size_t d) const { return mergeable_axes(shape, strides, d); }
+  SINTER_HD memory_leaf merged(std::size_t d) const {
+    memory_leaf m = *this;
+    merge_axes(m.shape, m.strides, d);
+    return m;
+  }
   SINTER_HD unit_cursor<T> linear() const { return {ptr}; }
   SINTER_HD stride_cursor<T> row(const extents<R>& idx) const {
     if constexpr (R == 0) return {ptr, 0};
@@ -111,6 +133,12 @@ struct gen_leaf {
     return {gen, base, out, broadcast_strides(shape, strides, out)};
   }
   SINTER_HD bool unit() const { return is_row_major(shape, strides); }
+  SINTER_HD bool mergeable(std::size_t d) const { return mergeable_axes(shape, strides, d); }
+  SINTER_HD gen_leaf merged(std::size_t d) const {
+    gen_leaf m = *this;
+    merge_axes(m.shape, m.strides, d);
+    return m;
+  }
   SINTER_HD gen_unit_cursor<G> linear() const { return {gen, base}; }
   SINTER_HD gen_stride_cursor<G> row(const extents<R>& idx) const {
     if constexpr (R == 0) return {gen, base, 0};
@@ -129,6 +157,8 @@ struct scalar_leaf {
   template <std::size_t RO>
   SINTER_HD scalar_leaf bind(const extents<RO>&) const { return *this; }
   SINTER_HD bool unit() const { return true; }
+  SINTER_HD bool mergeable(std::size_t) const { return true; }
+  SINTER_HD scalar_leaf merged(std::size_t) const { return *this; }
   SINTER_HD scalar_leaf linear() const { return *this; }
   template <std::size_t RO>
   SINTER_HD scalar_leaf row(const extents<RO>&) const { return *this; }

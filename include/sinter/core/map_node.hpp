@@ -61,6 +61,26 @@ struct map_node {
   SINTER_HD bool unit() const { return unit_impl(std::index_sequence_for<A...>{}); }
 
   template <std::size_t... I>
+  SINTER_HD bool mergeable_impl(std::size_t d, std::index_sequence<I...>) const {
+    return (true && ... && get<I>(args).mergeable(d));
+  }
+  /// Whether every leaf can traverse axes d and d+1 as one.
+  SINTER_HD bool mergeable(std::size_t d) const {
+    return mergeable_impl(d, std::index_sequence_for<A...>{});
+  }
+  template <std::size_t... I>
+  SINTER_HD map_node merged_impl(std::size_t d, std::index_sequence<I...>) const {
+    map_node m{f, make_pack(get<I>(args).merged(d)...), shape};
+    m.shape[d + 1] *= m.shape[d];
+    m.shape[d] = 1;
+    return m;
+  }
+  /// The same node with axis d folded into axis d+1 in every leaf.
+  SINTER_HD map_node merged(std::size_t d) const {
+    return merged_impl(d, std::index_sequence_for<A...>{});
+  }
+
+  template <std::size_t... I>
   SINTER_HD auto linear_impl(std::index_sequence<I...>) const {
     return map_cursor<F, decltype(get<I>(args).linear())...>{f, make_pack(get<I>(args).linear()...)};
   }

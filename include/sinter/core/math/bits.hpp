@@ -5,6 +5,7 @@
 /// that uses them stays vectorisable.
 #include <cstdint>
 #include <cstring>
+#include <limits>
 
 #include "../../config.hpp"
 
@@ -48,7 +49,8 @@ SINTER_HD SINTER_FORCEINLINE float select(bool c, float a, float b) {
   return from_bits<float>((to_bits(a) & m) | (to_bits(b) & ~m));
 }
 
-/// select() for double, as for float.
+/// select() for double, as for float; vectorises from SSE4.2 (at SSE2 a
+/// double comparison cannot become a mask: use blend() with lt_mask()).
 SINTER_HD SINTER_FORCEINLINE double select(bool c, double a, double b) {
   const std::uint64_t m = 0ull - static_cast<std::uint64_t>(c);
   return from_bits<double>((to_bits(a) & m) | (to_bits(b) & ~m));
@@ -131,6 +133,44 @@ SINTER_HD SINTER_FORCEINLINE F frexp_bits(F x, F& m) {
 /// exact split): `clear_low_word(1.0 / 3.0)`.
 SINTER_HD SINTER_FORCEINLINE double clear_low_word(double x) {
   return from_bits<double>(to_bits(x) & 0xffffffff00000000ull);
+}
+
+/// Lane masks for branch-free selection: all ones where a condition holds.
+/// GCC 12 cannot turn a double comparison into a 64-bit mask before SSE4.2,
+/// so the double versions read sign bits of differences instead (integer
+/// shifts and subtractions vectorise at SSE2).
+template <class F> using mask_of_t = uint_of_t<F>;
+
+/// Mask of a < b. double: the sign of a - b, exact for finite or infinite a, b
+/// except (-0, +0) and (inf, inf), which give all ones; unspecified for NaN.
+/// float: a plain comparison (false for NaN). `lt_mask(1.0, 2.0) == ~0ull`.
+SINTER_HD SINTER_FORCEINLINE std::uint64_t lt_mask(double a, double b) {
+  return 0ull - (to_bits(a - b) >> 63);
+}
+/// Mask of a < b for float (see the double overload).
+SINTER_HD SINTER_FORCEINLINE std::uint32_t lt_mask(float a, float b) {
+  return 0u - static_cast<std::uint32_t>(a < b);
+}
+
+/// Mask of "x is a NaN", from the bits.
+template <class F>
+SINTER_HD SINTER_FORCEINLINE mask_of_t<F> nan_mask(F x) {
+  using U = uint_of_t<F>;
+  const U inf = to_bits(std::numeric_limits<F>::infinity());
+  return U(0) - ((inf - (to_bits(x) & ~fp_traits<F>::sign_mask)) >> (8 * sizeof(U) - 1));
+}
+
+/// Mask of "the sign bit of x is set" (negative, -0 or a negative NaN).
+template <class F>
+SINTER_HD SINTER_FORCEINLINE mask_of_t<F> sign_mask(F x) {
+  using U = uint_of_t<F>;
+  return U(0) - (to_bits(x) >> (8 * sizeof(U) - 1));
+}
+
+/// Bitwise blend: a where m is all ones, b where m is zero: `blend(lt_mask(x, 0.0), -x, x)`.
+template <class F>
+SINTER_HD SINTER_FORCEINLINE F blend(mask_of_t<F> m, F a, F b) {
+  return from_bits<F>(static_cast<uint_of_t<F>>((to_bits(a) & m) | (to_bits(b) & ~m)));
 }
 
 }  // namespace sinter::detail::math

@@ -1,0 +1,151 @@
+#pragma once
+/// \file io.hpp
+/// Printing arrays, views and expressions the way NumPy's `str()` /
+/// `print(a)` does: nested brackets, summarised with `...` past a threshold,
+/// one width and notation per array, wrapped at 75 columns.
+///
+/// Everything is built on one primitive, `detail::format_fetched(shape,
+/// fetch)`, where `fetch(idx)` returns the element at a multi-index and is
+/// called only for the elements shown (at most 2 * edgeitems per long axis
+/// when summarising). A device backend prints by supplying a fetch that
+/// copies just those elements (or by gathering them itself and calling
+/// `detail::format_gathered`).
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <ostream>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "array.hpp"
+#include "expression.hpp"
+#include "io/layout.hpp"
+#include "io/number_format.hpp"
+#include "policy/backend.hpp"
+#include "view.hpp"
+
+namespace sinter {
+
+/// Printing settings, NumPy's defaults. Example:
+/// `sinter::set_print_options({.threshold = 100, .edgeitems = 2});`
+struct print_options {
+  /// Summarise (show edge items and `...`) when the size exceeds this.
+  index_t threshold = 1000;
+  /// Elements shown at each end of a summarised axis.
+  index_t edgeitems = 3;
+  /// At most this many digits after the decimal point (of the mantissa in scientific notation).
+  int precision = 8;
+  /// Wrap lines longer than this many characters.
+  index_t linewidth = 75;
+};
+
+namespace detail {
+struct print_options_store {
+  std::mutex m;
+  print_options opts;
+};
+inline print_options_store& print_options_global() {
+  static print_options_store s;
+  return s;
+}
+}  // namespace detail
+
+/// The current global print options: `auto o = sinter::get_print_options();`
+inline print_options get_print_options() {
+  auto& g = detail::print_options_global();
+  std::lock_guard lock(g.m);
+  return g.opts;
+}
+
+/// Set the global print options, as numpy.set_printoptions:
+/// `sinter::set_print_options({.precision = 4});` (`{}` restores the defaults).
+inline void set_print_options(const print_options& o) {
+  auto& g = detail::print_options_global();
+  std::lock_guard lock(g.m);
+  g.opts = o;
+}
+
+namespace detail {
+
+/// Format shown elements already gathered in the grid's row-major order.
+template <class T, std::size_t R>
+std::string format_gathered(const print_grid<R>& grid, std::span<const T> values, const print_options& o) {
+  if constexpr (R == 0) {
+    return scalar_string(values[0]);
+  } else {
+    if (shape_size(grid.shape) == 0) return "[]";
+    const std::vector<std::string> words = format_elements(values, o.precision);
+    return grid_layout<R>(grid, words, o.edgeitems).render(o.linewidth);
+  }
+}
+
+/// Format an array of this shape whose element at a multi-index is
+/// `fetch(const extents<R>&)` (convertible to T); only shown elements are fetched.
+template <class T, std::size_t R, class Fetch>
+std::string format_fetched(const extents<R>& shape, Fetch&& fetch, const print_options& o) {
+  const print_grid<R> grid = make_print_grid(shape, o.threshold, o.edgeitems);
+  // Not std::vector: vector<bool> has no contiguous storage for a span.
+  const auto n = static_cast<std::size_t>(grid.size());
+  const auto values = std::make_unique<T[]>(n);
+  std::size_t i = 0;
+  grid.for_each_index([&](const extents<R>& idx) { values[i++] = static_cast<T>(fetch(idx)); });
+  return format_gathered<T, R>(grid, std::span<const T>(values.get(), n), o);
+}
+
+/// Format strided memory of policy P.
+template <class T, std::size_t R, class P>
+std::string format_memory(const T* ptr, const extents<R>& shape, const extents<R>& strides, const print_options& o) {
+  static_assert(backend<P>::host_accessible,
+                "sinter: printing device memory is not supported yet; copy to the host with sinter::to<sinter::host>(x)");
+  return format_fetched<T, R>(
+      shape,
+      [&](const extents<R>& idx) {
+        index_t off = 0;
+        for (std::size_t d = 0; d < R; ++d) off += idx[d] * strides[d];
+        return ptr[off];
+      },
+      o);
+}
+
+}  // namespace detail
+
+/// NumPy's `str(a)`: `sinter::to_string(a)` is "[[1. 2.]\n [3. 4.]]".
+template <class T, std::size_t R, class P>
+std::string to_string(const array<T, R, P>& a, const print_options& o = get_print_options()) {
+  return detail::format_memory<T, R, P>(a.data(), a.shape(), a.strides(), o);
+}
+
+/// NumPy's `str(v)` of a view: `sinter::to_string(a(sinter::slice(0, 2)))`.
+template <class T, std::size_t R, class P>
+std::string to_string(const view<T, R, P>& v, const print_options& o = get_print_options()) {
+  return detail::format_memory<std::remove_const_t<T>, R, P>(v.data(), v.shape(), v.strides(), o);
+}
+
+/// An expression printed by evaluating it into a temporary array first:
+/// `sinter::to_string(sinter::arange<int>(5) * 2)` is "[0 2 4 6 8]".
+template <class N, class P, std::size_t K>
+std::string to_string(const expr<N, P, K>& e, const print_options& o = get_print_options()) {
+  return to_string(eval(e), o);
+}
+
+/// Print an array as NumPy's `print(a)` does: `std::cout << a << '\n';`
+template <class T, std::size_t R, class P>
+std::ostream& operator<<(std::ostream& os, const array<T, R, P>& a) {
+  return os << to_string(a);
+}
+
+/// Print a view as NumPy's `print(v)` does: `std::cout << a(0, sinter::all);`
+template <class T, std::size_t R, class P>
+std::ostream& operator<<(std::ostream& os, const view<T, R, P>& v) {
+  return os << to_string(v);
+}
+
+/// Print an expression (evaluated into a temporary first): `std::cout << a + 1;`
+template <class N, class P, std::size_t K>
+std::ostream& operator<<(std::ostream& os, const expr<N, P, K>& e) {
+  return os << to_string(e);
+}
+
+}  // namespace sinter

@@ -1,0 +1,111 @@
+#pragma once
+/// \file transfer.hpp
+/// Moving data between policies, only when the user asks: `to<P>(x)` (a new
+/// array of policy P) and `copy(dst, src)` (into an existing array or view).
+///
+/// Dispatch is on memory spaces, not policies: host and par share host
+/// memory, so a transfer between them is one ordinary pass run by the
+/// destination's backend (reading the source in place; any expression, any
+/// strides, with broadcasting and the usual aliasing check). A device backend
+/// adds its own spaces by specialising detail::memory_space<P> and
+/// detail::transfer<From, To>.
+#include <cstddef>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "array.hpp"
+#include "evaluate.hpp"
+#include "expression.hpp"
+#include "policy/host.hpp"
+#include "policy/par.hpp"
+#include "view.hpp"
+
+namespace sinter {
+namespace detail {
+
+/// Host memory: what host and par allocate, what the CPU dereferences.
+struct host_space {};
+
+/// The memory space a policy's data lives in. Specialised by each policy whose
+/// memory the others cannot read directly (cuda).
+template <class P>
+struct memory_space {
+  using type = P;
+};
+template <> struct memory_space<host> { using type = host_space; };
+template <> struct memory_space<par> { using type = host_space; };
+
+template <class P>
+using memory_space_t = typename memory_space<P>::type;
+
+template <class...> inline constexpr bool always_false_v = false;
+
+/// Copy `src` (an expression of the From space) into `out` (memory of policy
+/// PD, in the To space). Primary template: no such transfer is known.
+template <class From, class To>
+struct transfer {
+  template <class PD, class T, std::size_t R, class E>
+  static void copy(const PD&, const memory_leaf<T, R>&, const E&) {
+    static_assert(always_false_v<From, To>,
+                  "sinter::copy: no transfer between these memory spaces; include the device "
+                  "policy's header");
+  }
+};
+
+/// Within one memory space the destination's backend reads the source directly.
+template <class Space>
+struct same_space_transfer {
+  template <class PD, class T, std::size_t R, class E>
+  static void copy(const PD& pol, const memory_leaf<T, R>& out, const E& src) {
+    // Re-label the source as policy-neutral: its memory is readable by pol.
+    using X = expr<typename E::node_type, any_policy, E::keep_count()>;
+    assign(pol, out, X(src.node(), src.keep()), "sinter::copy");
+  }
+};
+template <> struct transfer<host_space, host_space> : same_space_transfer<host_space> {};
+
+/// `out = src` for a source of any policy: policy-neutral sources (scalars,
+/// generators) and same-policy sources are evaluated in place; otherwise
+/// dispatch on the memory spaces.
+template <class PD, class T, std::size_t R, class E>
+void copy_into(const PD& pol, const memory_leaf<T, R>& out, const E& src) {
+  using PS = typename E::policy_type;
+  if constexpr (std::is_same_v<PS, any_policy> || std::is_same_v<PS, PD>) {
+    assign(pol, out, src, "sinter::copy");
+  } else {
+    transfer<memory_space_t<PS>, memory_space_t<PD>>::copy(pol, out, src);
+  }
+}
+
+/// The writable leaf of an array or view destination.
+template <class D>
+auto destination_leaf(D& d) {
+  return d.leaf();
+}
+
+}  // namespace detail
+
+/// Copy the elements of `src` (array, view, expression or scalar, of any
+/// policy) into `dst` (an array or a view), broadcasting src to dst's shape
+/// (shape_error otherwise); dst keeps its shape:
+/// `sinter::copy(dev(sinter::slice(0, 3)), host_values);`
+template <class D, operand S>
+  requires(detail::has_as_expr<D> && requires(D& d) { d.leaf(); })
+void copy(D&& dst, S&& src) {
+  auto e = detail::as_expr(std::forward<S>(src));
+  detail::copy_into(dst.policy(), detail::destination_leaf(dst), e);
+}
+
+/// A new array of policy P holding the values of x (a deep copy, even when x
+/// is already of policy P): `auto h = sinter::to<sinter::host>(par_array);`
+template <policy P, expression X>
+auto to(X&& x, P pol = {}) {
+  auto e = detail::as_expr(std::forward<X>(x));
+  using E = decltype(e);
+  array<typename E::value_type, E::rank, P> out(e.shape(), pol);
+  detail::copy_into(out.policy(), out.leaf(), e);
+  return out;
+}
+
+}  // namespace sinter

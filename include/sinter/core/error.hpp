@@ -37,3 +37,16 @@ struct index_error : value_error {
   using value_error::value_error;
 };
 }  // namespace sinter
+
+#include <cstddef>
+
+namespace sinter {
+/// A device allocation beyond the memory limit or the device's memory.
+/// Nothing was allocated and every existing array is intact.
+struct out_of_memory : error {
+  std::size_t requested;  ///< bytes asked for
+  std::size_t available;  ///< bytes that could still be had under the limit
+  out_of_memory(const std::string& what, std::size_t req, std::size_t avail)
+      : error(what), requested(req), available(avail) {}
+};
+}  // namespace sinter

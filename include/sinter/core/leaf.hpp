@@ -10,6 +10,7 @@
 /// (unit stride, known at compile time, so loops vectorise), `row(idx)` for one
 /// innermost row of a strided or broadcast traversal.
 #include <cstddef>
+#include <cstring>
 #include <string>
 #include <type_traits>
 
@@ -53,11 +54,61 @@ SINTER_HD constexpr void merge_axes(extents<R>& shape, extents<R>& strides, std:
   strides[d] = 0;
 }
 
+/// W consecutive values: what `load_n<W>` returns, one per lane.
+template <class T, int W>
+struct lanes {
+  T v[W];
+};
+
+/// Alignment of a W-element vector access to T: the access size, capped at 16
+/// bytes (the widest global load of current GPUs).
+template <class T, int W>
+inline constexpr std::size_t vector_align_v = sizeof(T) * W < 16 ? sizeof(T) * W : 16;
+
+/// W elements of T laid out as one aligned chunk, so that a single load or
+/// store moves them (ld.global.v4.f32 on CUDA).
+template <class T, int W>
+struct alignas(vector_align_v<T, W>) chunk {
+  T v[W];
+};
+
+/// Load W consecutive elements at p (aligned to vector_align_v) in one access.
+template <int W, class T>
+SINTER_HD SINTER_FORCEINLINE lanes<std::remove_const_t<T>, W> load_chunk(T* p) {
+  using U = std::remove_const_t<T>;
+#if SINTER_DEVICE_CODE()
+  const chunk<U, W> c = *reinterpret_cast<const chunk<U, W>*>(p);
+#else
+  chunk<U, W> c;
+  std::memcpy(&c, p, sizeof c);
+#endif
+  lanes<U, W> out;
+  for (int k = 0; k < W; ++k) out.v[k] = c.v[k];
+  return out;
+}
+
+/// Store W consecutive elements at p (aligned to vector_align_v) in one access.
+template <int W, class T>
+SINTER_HD SINTER_FORCEINLINE void store_chunk(T* p, const lanes<T, W>& x) {
+  chunk<T, W> c;
+  for (int k = 0; k < W; ++k) c.v[k] = x.v[k];
+#if SINTER_DEVICE_CODE()
+  *reinterpret_cast<chunk<T, W>*>(p) = c;
+#else
+  std::memcpy(p, &c, sizeof c);
+#endif
+}
+
 /// Cursor over contiguous memory: element i is p[i].
 template <class T>
 struct unit_cursor {
   T* p;
   SINTER_HD SINTER_FORCEINLINE std::remove_const_t<T> load(index_t i) const { return p[i]; }
+  /// Elements i .. i+W-1 in one vector access (p + i must be vector aligned).
+  template <int W>
+  SINTER_HD SINTER_FORCEINLINE lanes<std::remove_const_t<T>, W> load_n(index_t i) const {
+    return load_chunk<W>(p + i);
+  }
 };
 
 /// Cursor over one strided row: element j is p[j * s].
@@ -102,6 +153,12 @@ struct gen_unit_cursor {
   index_t base;
   SINTER_HD SINTER_FORCEINLINE typename G::value_type load(index_t i) const {
     return gen(base + i);
+  }
+  template <int W>
+  SINTER_HD SINTER_FORCEINLINE lanes<typename G::value_type, W> load_n(index_t i) const {
+    lanes<typename G::value_type, W> out;
+    for (int k = 0; k < W; ++k) out.v[k] = gen(base + i + k);
+    return out;
   }
 };
 
@@ -163,6 +220,12 @@ struct scalar_leaf {
   template <std::size_t RO>
   SINTER_HD scalar_leaf row(const extents<RO>&) const { return *this; }
   SINTER_HD SINTER_FORCEINLINE T load(index_t) const { return value; }
+  template <int W>
+  SINTER_HD SINTER_FORCEINLINE lanes<T, W> load_n(index_t) const {
+    lanes<T, W> out;
+    for (int k = 0; k < W; ++k) out.v[k] = value;
+    return out;
+  }
 };
 
 template <class T> struct is_memory_leaf : std::false_type {};

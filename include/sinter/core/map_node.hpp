@@ -3,6 +3,7 @@
 /// The one interior node of an expression tree: apply a stateless functor to
 /// the values of its children at the same position. Every operator and free
 /// function (`a + b`, `exp(x)`, `where(c, x, y)`, `map(f, ...)`) builds one.
+#include <algorithm>
 #include <cstddef>
 #include <type_traits>
 #include <utility>
@@ -15,7 +16,7 @@ namespace sinter::detail {
 template <std::size_t... R>
 inline constexpr std::size_t max_rank_v = [] {
   std::size_t m = 0;
-  ((m = R > m ? R : m), ...);
+  ((m = std::max(m, R)), ...);
   return m;
 }();
 
@@ -31,6 +32,21 @@ struct map_cursor {
   }
   SINTER_HD SINTER_FORCEINLINE auto load(index_t i) const {
     return load_impl(i, std::index_sequence_for<C...>{});
+  }
+
+  template <int W, std::size_t... I>
+  SINTER_HD SINTER_FORCEINLINE auto load_n_impl(index_t i, std::index_sequence<I...>) const {
+    const pack<decltype(get<I>(c).template load_n<W>(i))...> in =
+        make_pack(get<I>(c).template load_n<W>(i)...);
+    using V = decltype(f(get<I>(c).load(i)...));
+    lanes<V, W> out;
+    for (int k = 0; k < W; ++k) out.v[k] = f(get<I>(in).v[k]...);
+    return out;
+  }
+  /// Elements i .. i+W-1: every memory leaf read with one vector access.
+  template <int W>
+  SINTER_HD SINTER_FORCEINLINE auto load_n(index_t i) const {
+    return load_n_impl<W>(i, std::index_sequence_for<C...>{});
   }
 };
 

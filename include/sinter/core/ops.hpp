@@ -117,7 +117,10 @@ struct div : arith<div> {
   template <class T> SINTER_HD static T apply(T a, T b) {
     if constexpr (std::is_integral_v<T>) {
       bool wrap = false;
-      if constexpr (std::is_signed_v<T>) wrap = (a == std::numeric_limits<T>::min()) & (b == T(-1));
+      if constexpr (std::is_signed_v<T>) {
+        constexpr T lowest = std::numeric_limits<T>::min();
+        wrap = (a == lowest) & (b == T(-1));
+      }
       const T bs = (b == T(0)) | wrap ? T(1) : b;
       const T q = static_cast<T>(a / bs);
       return b == T(0) ? T(0) : q;
@@ -132,7 +135,10 @@ struct mod : arith<mod> {
   template <class T> SINTER_HD static T apply(T a, T b) {
     if constexpr (std::is_integral_v<T>) {
       bool wrap = false;
-      if constexpr (std::is_signed_v<T>) wrap = (a == std::numeric_limits<T>::min()) & (b == T(-1));
+      if constexpr (std::is_signed_v<T>) {
+        constexpr T lowest = std::numeric_limits<T>::min();
+        wrap = (a == lowest) & (b == T(-1));
+      }
       const T bs = (b == T(0)) | wrap ? T(1) : b;
       const T r = static_cast<T>(a % bs);
       return b == T(0) ? T(0) : r;
@@ -295,14 +301,16 @@ struct isnan : predicate<isnan> {
 struct isinf : predicate<isinf> {
   SINTER_OP_NAME(isinf);
   template <class T> SINTER_HD static bool apply(T a) {
-    if constexpr (std::is_floating_point_v<T>) return abs::apply(a) == std::numeric_limits<T>::infinity();
+    constexpr T inf = std::numeric_limits<T>::infinity();
+    if constexpr (std::is_floating_point_v<T>) return abs::apply(a) == inf;
     else return false;
   }
 };
 struct isfinite : predicate<isfinite> {
   SINTER_OP_NAME(isfinite);
   template <class T> SINTER_HD static bool apply(T a) {
-    if constexpr (std::is_floating_point_v<T>) return abs::apply(a) <= std::numeric_limits<T>::max();
+    constexpr T largest = std::numeric_limits<T>::max();
+    if constexpr (std::is_floating_point_v<T>) return abs::apply(a) <= largest;
     else return true;
   }
 };

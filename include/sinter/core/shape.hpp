@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <tuple>
+#include <type_traits>
 
 #include "../config.hpp"
 #include "error.hpp"
@@ -15,9 +17,28 @@ namespace sinter {
 /// Signed index type of every extent, stride and element count.
 using index_t = std::int64_t;
 
-/// The extents of a rank-R array: `sinter::extents<2>{3, 4}`.
+/// The extents (or strides) of a rank-R array: `sinter::extents<2>{3, 4}`.
+/// Like std::array<index_t, R>, but usable in CUDA device code (std::array's
+/// members are host functions there).
 template <std::size_t R>
-using extents = std::array<index_t, R>;
+struct extents {
+  index_t v[R == 0 ? 1 : R];  // one unused slot for rank 0: C++ has no zero-size arrays
+
+  SINTER_HD constexpr index_t& operator[](std::size_t i) { return v[i]; }
+  SINTER_HD constexpr const index_t& operator[](std::size_t i) const { return v[i]; }
+  SINTER_HD static constexpr std::size_t size() { return R; }
+  SINTER_HD constexpr index_t* data() { return v; }
+  SINTER_HD constexpr const index_t* data() const { return v; }
+  SINTER_HD constexpr index_t* begin() { return v; }
+  SINTER_HD constexpr index_t* end() { return v + R; }
+  SINTER_HD constexpr const index_t* begin() const { return v; }
+  SINTER_HD constexpr const index_t* end() const { return v + R; }
+  SINTER_HD friend constexpr bool operator==(const extents& a, const extents& b) {
+    for (std::size_t i = 0; i < R; ++i)
+      if (a.v[i] != b.v[i]) return false;
+    return true;
+  }
+};
 
 namespace detail {
 
@@ -31,7 +52,7 @@ SINTER_HD constexpr index_t shape_size(const extents<R>& s) {
 
 /// Row-major (C order) strides, in elements.
 template <std::size_t R>
-constexpr extents<R> row_major_strides(const extents<R>& s) {
+SINTER_HD constexpr extents<R> row_major_strides(const extents<R>& s) {
   extents<R> st{};
   index_t acc = 1;
   for (std::size_t d = R; d-- > 0;) {
@@ -45,7 +66,7 @@ constexpr extents<R> row_major_strides(const extents<R>& s) {
 template <std::size_t R>
 std::string shape_string(const extents<R>& s) {
   std::string out = "(";
-  for (std::size_t d = 0; d < R; ++d) {
+  for (std::size_t d = 0; d != R; ++d) {
     if (d) out += ", ";
     out += std::to_string(s[d]);
   }
@@ -60,7 +81,7 @@ constexpr bool broadcasts_to(const extents<RF>& from, const extents<RT>& to) {
   if constexpr (RF > RT) {
     return false;
   } else {
-    for (std::size_t d = 0; d < RF; ++d) {
+    for (std::size_t d = 0; d != RF; ++d) {
       const index_t f = from[d], t = to[RT - RF + d];
       if (f != t && f != 1) return false;
     }
@@ -104,3 +125,10 @@ SINTER_HD constexpr extents<RT> broadcast_strides(const extents<RF>& s, const ex
 
 }  // namespace detail
 }  // namespace sinter
+
+template <std::size_t R>
+struct std::tuple_size<sinter::extents<R>> : std::integral_constant<std::size_t, R> {};
+template <std::size_t I, std::size_t R>
+struct std::tuple_element<I, sinter::extents<R>> {
+  using type = sinter::index_t;
+};

@@ -1,0 +1,64 @@
+#pragma once
+/// \file launch.hpp
+/// The __global__ shell of the fused kernel and its launch (nvcc only).
+/// One kernel per (output type, rank, expression type): the index width and
+/// the path (vector / contiguous / strided) are runtime choices inside it, so
+/// each expression instantiates exactly one kernel.
+#include <climits>
+#include <cstdint>
+#include <string>
+
+#include "device_query.hpp"
+#include "kernel_body.hpp"
+
+#if SINTER_HAS_CUDA()
+namespace sinter::detail::cuda_detail {
+
+/// Threads per block of the fused kernel (plain data: the launch tuning).
+inline constexpr int block_size = 256;
+/// Upper bound on resident blocks per SM used to size a grid-stride grid.
+inline constexpr int blocks_per_sm = 8;
+
+template <class T, std::size_t R, class Node>
+__global__ void __launch_bounds__(block_size)
+    fused_kernel(memory_leaf<T, R> out, Node node, index_t n, kernel_path path) {
+  if (n <= static_cast<index_t>(INT_MAX)) {
+    const std::uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
+    const std::uint32_t nthreads = gridDim.x * blockDim.x;
+    fused_body<std::uint32_t>(out, node, static_cast<std::uint32_t>(n), path, tid, nthreads);
+  } else {
+    const index_t tid = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    const index_t nthreads = static_cast<index_t>(gridDim.x) * blockDim.x;
+    fused_body<index_t>(out, node, n, path, tid, nthreads);
+  }
+}
+
+/// Grid size: enough blocks to cover n (W elements per thread on the vector
+/// path), at most what fills every SM `blocks_per_sm` times.
+inline unsigned grid_size(index_t n, int per_thread, const device_props& p) {
+  const index_t work = (n + per_thread - 1) / per_thread;
+  index_t blocks = (work + block_size - 1) / block_size;
+  const index_t cap = static_cast<index_t>(p.multiprocessors) * blocks_per_sm;
+  if (blocks > cap) blocks = cap;
+  return static_cast<unsigned>(blocks < 1 ? 1 : blocks);
+}
+
+/// Launch `out = bound` on the policy's device and stream; returns the trace detail.
+template <class T, std::size_t R, class Node>
+std::string launch(int device, cudaStream_t stream, const memory_leaf<T, R>& out, const Node& bound) {
+  const index_t n = shape_size(out.shape);
+  if (n == 0) return "empty";
+  const device_props& p = props(device);
+  check(cudaSetDevice(device), "cudaSetDevice");
+  const kernel_path path = choose_path(out, bound);
+  const int per_thread = path == kernel_path::vector ? vector_width_v<T> : 1;
+  const unsigned grid = grid_size(n, per_thread, p);
+  fused_kernel<T, R, Node><<<grid, block_size, 0, stream>>>(out, bound, n, path);
+  check(cudaGetLastError(), "fused kernel launch");
+  static const char* names[] = {"vector", "contiguous", "strided"};
+  return std::string(names[static_cast<int>(path)]) + " grid=" + std::to_string(grid) +
+         " block=" + std::to_string(block_size);
+}
+
+}  // namespace sinter::detail::cuda_detail
+#endif

@@ -1,0 +1,113 @@
+#pragma once
+/// \file memory_pool.hpp
+/// Device memory accounting: a settable limit and statistics (in use, peak,
+/// cached) in front of CUDA's stream-ordered allocator (cudaMallocAsync on
+/// the device's default memory pool, whose release threshold is raised so
+/// that freed blocks stay cached for reuse, as CuPy's and TensorFlow's
+/// allocators do). The accounting is plain host code, tested without a GPU.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <limits>
+#include <mutex>
+#include <string>
+
+#include "../../core/error.hpp"
+
+namespace sinter {
+
+/// Device memory statistics, in bytes.
+struct memory_stats {
+  std::size_t in_use = 0;  ///< held by live arrays and temporaries
+  std::size_t peak = 0;    ///< highest in_use so far
+  std::size_t cached = 0;  ///< freed but kept by the pool for reuse
+  std::size_t limit = std::numeric_limits<std::size_t>::max();  ///< set_cuda_memory_limit / SINTER_CUDA_MEMORY_LIMIT
+};
+
+namespace detail {
+
+/// "1073741824", "512M", "4G", "64K" (binary units) → bytes; throws value_error.
+inline std::size_t parse_memory_size(const std::string& s) {
+  if (s.empty()) throw value_error("memory size: empty");
+  std::size_t pos = 0;
+  unsigned long long v = 0;
+  try {
+    v = std::stoull(s, &pos);
+  } catch (const std::exception&) {
+    throw value_error("memory size: '" + s + "' is not a number of bytes (e.g. 512M, 4G)");
+  }
+  std::string unit = s.substr(pos);
+  unsigned long long mul = 1;
+  if (unit == "" || unit == "B") mul = 1;
+  else if (unit == "K" || unit == "KiB") mul = 1ull << 10;
+  else if (unit == "M" || unit == "MiB") mul = 1ull << 20;
+  else if (unit == "G" || unit == "GiB") mul = 1ull << 30;
+  else throw value_error("memory size: unknown unit '" + unit + "' in '" + s + "' (use K, M or G)");
+  return static_cast<std::size_t>(v * mul);
+}
+
+/// Limit and counters for one device; thread-safe.
+class pool_accounting {
+ public:
+  pool_accounting() {
+    if (const char* env = std::getenv("SINTER_CUDA_MEMORY_LIMIT")) limit_ = parse_memory_size(env);
+  }
+  /// Count `bytes` as in use, or throw out_of_memory (nothing changes) past the limit.
+  void reserve(std::size_t bytes, const std::string& where) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const std::size_t avail = limit_ > in_use_ ? limit_ - in_use_ : 0;
+    if (bytes > avail)
+      throw out_of_memory(where + ": cannot allocate " + std::to_string(bytes) + " bytes: limit " +
+                              std::to_string(limit_) + ", in use " + std::to_string(in_use_) +
+                              ", available " + std::to_string(avail),
+                          bytes, avail);
+    in_use_ += bytes;
+    if (in_use_ > peak_) peak_ = in_use_;
+  }
+  /// Count `bytes` as no longer in use.
+  void release(std::size_t bytes) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    in_use_ -= bytes < in_use_ ? bytes : in_use_;
+  }
+  void set_limit(std::size_t bytes) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    limit_ = bytes;
+  }
+  memory_stats stats() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    memory_stats s;
+    s.in_use = in_use_;
+    s.peak = peak_;
+    s.limit = limit_;
+    return s;
+  }
+  void reset_peak() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    peak_ = in_use_;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::size_t limit_ = std::numeric_limits<std::size_t>::max();
+  std::size_t in_use_ = 0, peak_ = 0;
+};
+
+inline constexpr int max_cuda_devices = 64;
+
+/// The accounting of device `d` (process-wide).
+inline pool_accounting& device_accounting(int d) {
+  static pool_accounting pools[max_cuda_devices];
+  if (d < 0 || d >= max_cuda_devices) throw device_error("cuda:" + std::to_string(d) + ": no such device");
+  return pools[d];
+}
+
+}  // namespace detail
+
+/// Limit device memory that sinter may hold on `device` (all its arrays and
+/// temporaries); past it, allocation throws sinter::out_of_memory.
+/// Also settable by the environment: SINTER_CUDA_MEMORY_LIMIT=4G.
+inline void set_cuda_memory_limit(std::size_t bytes, int device = 0) {
+  detail::device_accounting(device).set_limit(bytes);
+}
+
+}  // namespace sinter

@@ -22,6 +22,7 @@
 #include "core/leaf.hpp"
 #include "core/map_node.hpp"
 #include "policy/backend.hpp"
+#include "slice.hpp"
 
 namespace sinter {
 
@@ -48,6 +49,23 @@ class expr {
   index_t size() const { return detail::shape_size(node_.shape); }
   /// How many temporaries it keeps alive.
   static constexpr std::size_t keep_count() { return K; }
+
+  /// Index an expression that is a single stored or generated leaf (a view
+  /// or arange/linspace) like an array: `sinter::arange<float>(10)(sinter::slice(2, 8))`.
+  /// The result is again lazy; a computed expression cannot be indexed.
+  template <detail::index_arg... A>
+    requires(requires(const Node& n) { n.strides; })
+  auto operator()(const A&... a) const {
+    const auto l = detail::apply_indices(node_.shape, node_.strides, a...);
+    constexpr std::size_t RO = detail::indexed_rank_v<rank, A...>;
+    if constexpr (requires { node_.ptr; }) {
+      using leaf = detail::memory_leaf<std::remove_pointer_t<decltype(node_.ptr)>, RO>;
+      return expr<leaf, P, K>(leaf{node_.ptr + l.offset, l.shape, l.strides}, keep_);
+    } else {
+      using leaf = detail::gen_leaf<decltype(node_.gen), RO>;
+      return expr<leaf, P, K>(leaf{node_.gen, node_.base + l.offset, l.shape, l.strides}, keep_);
+    }
+  }
   /// Temporaries kept alive (arrays moved into the expression).
   const std::array<std::shared_ptr<const void>, K>& keep() const { return keep_; }
 

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "array.hpp"
+#include "core/error.hpp"
 #include "expression.hpp"
 #include "io/layout.hpp"
 #include "io/number_format.hpp"
@@ -42,6 +43,12 @@ struct print_options {
 };
 
 namespace detail {
+/// Throws value_error for options NumPy would also reject.
+inline void check_print_options(const print_options& o) {
+  if (o.threshold < 0 || o.edgeitems < 0 || o.precision < 0 || o.linewidth < 1)
+    throw value_error("sinter::print_options: threshold, edgeitems and precision must be >= 0, linewidth >= 1");
+}
+/// The global options and the lock guarding them.
 struct print_options_store {
   std::mutex m;
   print_options opts;
@@ -62,6 +69,7 @@ inline print_options get_print_options() {
 /// Set the global print options, as numpy.set_printoptions:
 /// `sinter::set_print_options({.precision = 4});` (`{}` restores the defaults).
 inline void set_print_options(const print_options& o) {
+  detail::check_print_options(o);
   auto& g = detail::print_options_global();
   std::lock_guard lock(g.m);
   g.opts = o;
@@ -72,6 +80,7 @@ namespace detail {
 /// Format shown elements already gathered in the grid's row-major order.
 template <class T, std::size_t R>
 std::string format_gathered(const print_grid<R>& grid, std::span<const T> values, const print_options& o) {
+  check_print_options(o);
   if constexpr (R == 0) {
     return scalar_string(values[0]);
   } else {

@@ -9,6 +9,8 @@
 #include "io.hpp"
 #include "policy/host.hpp"
 #include "policy/par.hpp"
+#include "policy/cuda.hpp"
+#include "device.hpp"
 #include "slice.hpp"
 #include "trace.hpp"
 #include "transfer.hpp"

@@ -226,16 +226,18 @@ SINTER_HD SINTER_FORCEINLINE double tanh(double x) {
 SINTER_HD SINTER_FORCEINLINE double asinh(double x) {
   const double a = fabs_bits(x);
   const double a2 = a * a;
-  // asinh(a) = log1p(a + (sqrt(1 + a^2) - 1)); beyond 2^28, log(2a) = log1p(2a - 1).
-  const double y = blend(lt_mask(0x1p28, a), 2.0 * a - 1.0, a + a2 / (1.0 + impl::sqrt(1.0 + a2)));
-  const double r = log1p(y);
+  // asinh(a) = log1p(a + (sqrt(1 + a^2) - 1)); beyond 2^28, log(2a) = log1p(a - 1) + ln2.
+  const std::uint64_t big = lt_mask(0x1p28, a);
+  const double y = blend(big, a - 1.0, a + a2 / (1.0 + impl::sqrt(1.0 + a2)));
+  const double r = log1p(y) + blend(big, 6.93147180559945286227e-01, 0.0);
   return blend(nan_mask(x), x + x, copysign_bits(r, x));
 }
 
 SINTER_HD SINTER_FORCEINLINE double acosh(double x) {
   const double t = x - 1.0;
-  const double y = blend(lt_mask(0x1p28, x), 2.0 * x - 1.0, t + impl::sqrt(2.0 * t + t * t));
-  double r = log1p(y);
+  const std::uint64_t big = lt_mask(0x1p28, x);
+  const double y = blend(big, t, t + impl::sqrt(2.0 * t + t * t));
+  double r = log1p(y) + blend(big, 6.93147180559945286227e-01, 0.0);
   r = blend(lt_mask(x, 1.0), dnan, r);
   return blend(nan_mask(x), x + x, r);
 }

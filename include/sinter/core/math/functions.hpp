@@ -1,17 +1,32 @@
 #pragma once
-// TEMPORARY shim until exp_log.hpp / trig.hpp land.
+/// \file functions.hpp
+/// All of core/math: branch-free float/double implementations that the host
+/// loop vectorises (docs/math.md, docs/math_trig.md), CUDA's own maths in
+/// device code. fmod and fma are the two exceptions, noted below.
 #include <cmath>
+
 #include "../../config.hpp"
+#include "exp_log.hpp"
+#include "pow_erf.hpp"
+#include "sqrt_round.hpp"
+#include "trig.hpp"
+
 namespace sinter::detail::math {
-#define SINTER_TMP1(n) template <class T> SINTER_HD inline T n(T x) { return std::n(x); }
-#define SINTER_TMP2(n) template <class T> SINTER_HD inline T n(T x, T y) { return std::n(x, y); }
-SINTER_TMP1(sqrt) SINTER_TMP1(cbrt) SINTER_TMP1(exp) SINTER_TMP1(exp2) SINTER_TMP1(expm1)
-SINTER_TMP1(log) SINTER_TMP1(log2) SINTER_TMP1(log10) SINTER_TMP1(log1p) SINTER_TMP1(sin)
-SINTER_TMP1(cos) SINTER_TMP1(tan) SINTER_TMP1(asin) SINTER_TMP1(acos) SINTER_TMP1(atan)
-SINTER_TMP1(sinh) SINTER_TMP1(cosh) SINTER_TMP1(tanh) SINTER_TMP1(asinh) SINTER_TMP1(acosh)
-SINTER_TMP1(atanh) SINTER_TMP1(erf) SINTER_TMP1(erfc) SINTER_TMP1(floor) SINTER_TMP1(ceil)
-SINTER_TMP1(trunc) SINTER_TMP2(pow) SINTER_TMP2(atan2) SINTER_TMP2(hypot) SINTER_TMP2(fmod)
-template <class T> SINTER_HD inline T fma(T a, T b, T c) { return std::fma(a, b, c); }
-template <class T> SINTER_HD inline T round(T x) { return std::nearbyint(x); }
-template <class T> SINTER_HD inline T rsqrt(T x) { return T(1) / std::sqrt(x); }
+
+/// C fmod. Exact fmod needs a loop as long as the exponent gap (up to ~2100
+/// steps), so this one calls libm and does not vectorise on the host.
+template <class T>
+SINTER_HD SINTER_FORCEINLINE T fmod(T x, T y) {
+  return ::fmod(x, y);
 }
+SINTER_HD SINTER_FORCEINLINE float fmod(float x, float y) { return ::fmodf(x, y); }
+
+/// a * b + c with one rounding: the hardware instruction where the target
+/// has FMA (CUDA always; x86 with -mfma or -march supporting it), else libm.
+template <class T>
+SINTER_HD SINTER_FORCEINLINE T fma(T a, T b, T c) {
+  return ::fma(a, b, c);
+}
+SINTER_HD SINTER_FORCEINLINE float fma(float a, float b, float c) { return ::fmaf(a, b, c); }
+
+}  // namespace sinter::detail::math

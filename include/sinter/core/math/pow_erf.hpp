@@ -64,7 +64,8 @@ SINTER_HD SINTER_FORCEINLINE double exp2_extended(double p_h, double p_l) {
                    p5 = 4.13813679705723846039e-08;
   constexpr double lg2 = 6.93147180559945286227e-01, lg2_h = 6.93147182464599609375e-01,
                    lg2_l = -1.90465429995776804525e-09;
-  const double n = rint_small(clamp_d(p_h + p_l, -1200.0, 1200.0));
+  const double p = p_h + p_l;
+  const double n = rint_small(clamp_d(p, -1200.0, 1200.0));
   p_h -= n;
   double t = clear_low_word(p_l + p_h);
   const double u = t * lg2_h;
@@ -75,7 +76,8 @@ SINTER_HD SINTER_FORCEINLINE double exp2_extended(double p_h, double p_l) {
   const double t1 = z - t * (p1 + t * (p2 + t * (p3 + t * (p4 + t * p5))));
   const double r = (z * t1) / (t1 - 2.0) - (w + z * w);
   z = 1.0 - (r - z);
-  return scale_exp2(z, n);
+  z = scale_exp2(z, n);
+  return blend(lt_mask(p, -1100.0), 0.0, blend(lt_mask(1100.0, p), dinf, z));
 }
 
 /// Mask of "y is an integer" for finite y.
@@ -121,7 +123,8 @@ SINTER_HD SINTER_FORCEINLINE double pow(double x, double y) {
   const double p_h = y1 * t1;
   double r = exp2_extended(p_h, p_l);
   // |y| beyond 2^62: over/underflow unless |x| == 1 (handled in pow_finish).
-  const std::uint64_t huge_y = lt_mask(0x1p62, fabs_bits(y));
+  const std::uint64_t huge_y =
+      lt_mask(0x1p62, fabs_bits(y)) & ~lt_mask(fabs_bits(ax - 1.0), 0x1p-1074);
   r = blend(huge_y, blend(lt_mask(ax, 1.0) ^ sign_mask(y), 0.0, dinf), r);
   return pow_finish(x, y, r);
 }

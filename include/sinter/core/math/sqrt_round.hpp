@@ -52,9 +52,20 @@ SINTER_HD SINTER_FORCEINLINE F trunc(F x) {
   return copysign_bits(r - blend(lt_mask(ax, r), F(1), F(0)), x);
 }
 
-/// y*y == hi + lo exactly (Dekker/Veltkamp, no fma needed).
+/// y*y == hi + lo exactly: fma where the target has it (the Veltkamp split
+/// below breaks if the compiler contracts split*y - y into an fma),
+/// Dekker/Veltkamp otherwise.
 template <class F>
 SINTER_HD SINTER_FORCEINLINE void two_sqr(F y, F& hi, F& lo) {
+#if defined(__GNUC__) && defined(__FP_FAST_FMA) && defined(__FP_FAST_FMAF)
+  hi = y * y;
+  if constexpr (sizeof(F) == 4) {
+    lo = __builtin_fmaf(y, y, -hi);
+  } else {
+    lo = __builtin_fma(y, y, -hi);
+  }
+  return;
+#endif
   constexpr F split = sizeof(F) == 4 ? F(4097) : F(134217729);  // 2^ceil(p/2) + 1
   const F c = split * y;
   const F yh = c - (c - y);

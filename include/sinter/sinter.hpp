@@ -11,6 +11,7 @@
 #include "policy/par.hpp"
 #include "policy/cuda.hpp"
 #include "device.hpp"
+#include "reduce.hpp"
 #include "slice.hpp"
 #include "trace.hpp"
 #include "transfer.hpp"

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "core/error.hpp"
 #include "core/shape.hpp"
@@ -45,8 +46,25 @@ struct slice {
   }
 };
 
-/// The whole axis: `m(all, 0)` is column 0.
-inline constexpr slice all{};
+namespace detail {
+/// Filled in by reduce.hpp: the `all` reduction behind sinter::all(x).
+template <class Tag, class... X>
+struct reduction_entry;
+struct all_tag {};
+}  // namespace detail
+
+/// `all` is two things, as in NumPy code: the whole axis when indexing
+/// (`m(all, 0)` is column 0), and the reduction "every element is true" when
+/// called (`sinter::all(x > 0)`, `sinter::all(x, sinter::axis(1))`).
+struct all_t : slice {
+  constexpr all_t() = default;
+  template <class... X>
+  auto operator()(X&&... x) const {
+    return detail::reduction_entry<detail::all_tag, X...>::call(std::forward<X>(x)...);
+  }
+};
+/// The whole axis when indexing; the "all true" reduction when called.
+inline constexpr all_t all{};
 
 /// Inserts an axis of extent 1: `v(newaxis, all)` turns (n) into (1, n).
 struct newaxis_t {
@@ -58,7 +76,8 @@ inline constexpr newaxis_t newaxis{0};
 namespace detail {
 
 template <class A>
-concept index_arg = std::integral<A> || std::same_as<A, slice> || std::same_as<A, newaxis_t>;
+concept index_arg = std::integral<A> || std::same_as<A, slice> || std::same_as<A, all_t> ||
+                    std::same_as<A, newaxis_t>;
 
 /// How many of the source axes the arguments consume; how many they keep or add.
 template <class... A>
@@ -122,7 +141,7 @@ layout<indexed_rank_v<RI, A...>> apply_indices(const extents<RI>& shape, const e
       out.shape[o] = 1;
       out.strides[o] = 0;
       ++o;
-    } else if constexpr (std::same_as<T, slice>) {
+    } else if constexpr (std::same_as<T, slice> || std::same_as<T, all_t>) {
       const slice_range r = normalise(a, shape[in]);
       if (r.length > 0) out.offset += r.start * strides[in];
       out.shape[o] = r.length;
@@ -141,7 +160,7 @@ layout<indexed_rank_v<RI, A...>> apply_indices(const extents<RI>& shape, const e
     }
   };
   (one(args), ...);
-  for (; in < RI; ++in, ++o) {
+  for (; in != RI; ++in, ++o) {
     out.shape[o] = shape[in];
     out.strides[o] = strides[in];
   }

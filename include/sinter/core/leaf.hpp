@@ -99,6 +99,16 @@ SINTER_HD SINTER_FORCEINLINE void store_chunk(T* p, const lanes<T, W>& x) {
 #endif
 }
 
+/// Reorder the axes of a layout: axis d of the result is axis perm[d].
+template <std::size_t R>
+SINTER_HD constexpr void permute_axes(extents<R>& shape, extents<R>& strides, const extents<R>& perm) {
+  const extents<R> s = shape, st = strides;
+  for (std::size_t d = 0; d != R; ++d) {
+    shape[d] = s[static_cast<std::size_t>(perm[d])];
+    strides[d] = st[static_cast<std::size_t>(perm[d])];
+  }
+}
+
 /// Cursor over contiguous memory: element i is p[i].
 template <class T>
 struct unit_cursor {
@@ -137,6 +147,11 @@ struct memory_leaf {
   SINTER_HD memory_leaf merged(std::size_t d) const {
     memory_leaf m = *this;
     merge_axes(m.shape, m.strides, d);
+    return m;
+  }
+  SINTER_HD memory_leaf permuted(const extents<R>& perm) const {
+    memory_leaf m = *this;
+    permute_axes(m.shape, m.strides, perm);
     return m;
   }
   SINTER_HD unit_cursor<T> linear() const { return {ptr}; }
@@ -196,6 +211,11 @@ struct gen_leaf {
     merge_axes(m.shape, m.strides, d);
     return m;
   }
+  SINTER_HD gen_leaf permuted(const extents<R>& perm) const {
+    gen_leaf m = *this;
+    permute_axes(m.shape, m.strides, perm);
+    return m;
+  }
   SINTER_HD gen_unit_cursor<G> linear() const { return {gen, base}; }
   SINTER_HD gen_stride_cursor<G> row(const extents<R>& idx) const {
     if constexpr (R == 0) return {gen, base, 0};
@@ -216,6 +236,8 @@ struct scalar_leaf {
   SINTER_HD bool unit() const { return true; }
   SINTER_HD bool mergeable(std::size_t) const { return true; }
   SINTER_HD scalar_leaf merged(std::size_t) const { return *this; }
+  template <std::size_t RO>
+  SINTER_HD scalar_leaf permuted(const extents<RO>&) const { return *this; }
   SINTER_HD scalar_leaf linear() const { return *this; }
   template <std::size_t RO>
   SINTER_HD scalar_leaf row(const extents<RO>&) const { return *this; }

@@ -96,6 +96,18 @@ struct map_node {
     return merged_impl(d, std::index_sequence_for<A...>{});
   }
 
+  template <std::size_t RO, std::size_t... I>
+  SINTER_HD map_node permuted_impl(const extents<RO>& perm, std::index_sequence<I...>) const {
+    map_node m{f, make_pack(get<I>(args).permuted(perm)...), shape};
+    for (std::size_t d = 0; d != RO; ++d) m.shape[d] = shape[static_cast<std::size_t>(perm[d])];
+    return m;
+  }
+  /// The same (bound) node with its axes reordered: axis d is axis perm[d].
+  template <std::size_t RO>
+  SINTER_HD map_node permuted(const extents<RO>& perm) const {
+    return permuted_impl(perm, std::index_sequence_for<A...>{});
+  }
+
   template <std::size_t... I>
   SINTER_HD auto linear_impl(std::index_sequence<I...>) const {
     return map_cursor<F, decltype(get<I>(args).linear())...>{f, make_pack(get<I>(args).linear()...)};

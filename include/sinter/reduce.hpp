@@ -1,0 +1,309 @@
+#pragma once
+/// \file reduce.hpp
+/// Reductions fused with their producers: sum, prod, min, max, mean, var,
+/// std, any, all, count_nonzero, argmin, argmax, dot, norm — over the whole
+/// array (a host value; on cuda this waits for the device) or along axes (an
+/// array of the same policy, usable in further expressions:
+/// `x - sinter::mean(x, sinter::axis(1), sinter::keepdims)` normalises rows,
+/// computing the means once).
+///
+/// The producer expression is never materialised: `sum(exp(a + b) * 2)` reads
+/// a and b once and allocates nothing the size of the input.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <string>
+#include <type_traits>
+
+#include "array.hpp"
+#include "evaluate.hpp"
+#include "expression.hpp"
+#include "functions.hpp"
+#include "policy/par.hpp"
+#include "reduce/host_engine.hpp"
+#include "reduce/ops.hpp"
+
+namespace sinter {
+
+/// The axes a reduction runs along: `sinter::axis(1)`, `sinter::axes(0, 2)`.
+/// Negative axes count from the end.
+template <std::size_t N>
+struct axes_t {
+  int a[N];
+};
+/// One axis to reduce along.
+inline axes_t<1> axis(int a) { return {{a}}; }
+/// Several axes to reduce along.
+template <std::integral... I>
+axes_t<sizeof...(I)> axes(I... a) {
+  return {{static_cast<int>(a)...}};
+}
+/// Keep reduced axes as extent 1, for broadcasting the result against the input.
+struct keepdims_t {
+  explicit constexpr keepdims_t(int) {}
+};
+/// Keep reduced axes as extent 1.
+inline constexpr keepdims_t keepdims{0};
+
+namespace detail {
+
+template <class P>
+using concrete_policy_t = std::conditional_t<std::is_same_v<P, any_policy>, host, P>;
+
+/// The CPU reducers (host and par). A device policy specialises reducer<P>.
+template <class P>
+struct reducer {
+  static constexpr bool parallel = std::is_same_v<P, par>;
+
+  template <class Op, class E>
+  static auto full(const E& e) {
+    const auto bound = e.node().bind(e.shape());
+    return reduce_host::reduce_range<Op>(bound, e.shape(), 0, e.size(),
+                                         parallel && e.size() >= 2 * par_grain);
+  }
+
+  /// out[o] = fold of the `len` elements of output o, for the permuted bound node.
+  template <class Op, class R, class Node, std::size_t RP, class Finish>
+  static void along(R* out, const Node& permuted, const extents<RP>& pshape, index_t outputs,
+                    index_t len, Finish finish) {
+    auto one = [&](index_t o) { out[o] = finish(reduce_host::reduce_range<Op>(permuted, pshape, o * len, len, false)); };
+    if (parallel && outputs * len >= 2 * par_grain && outputs > 1) {
+      const index_t chunks = std::min<index_t>(outputs, 4 * get_num_threads());
+      const index_t per = (outputs + chunks - 1) / chunks;
+      default_pool().parallel_for(chunks, [&](std::int64_t c) {
+        for (index_t o = c * per; o < std::min(outputs, (c + 1) * per); ++o) one(o);
+      });
+    } else {
+      for (index_t o = 0; o < outputs; ++o) one(o);
+    }
+  }
+};
+
+template <class Op, class E>
+void check_nonempty(const E& e, index_t n) {
+  if constexpr (requires { Op::needs_elements; })
+    if (n == 0)
+      throw value_error(std::string("zero-size array to reduction operation ") + Op::name +
+                        " which has no identity (shape " + shape_string(e.shape()) + ")");
+}
+
+/// Record a reduction pass for the trace.
+template <class P, class E>
+void trace_reduce(const char* name, const E& e, std::size_t out_bytes, double seconds, const std::string& what) {
+  pass_record r;
+  r.policy = backend<concrete_policy_t<P>>::label(concrete_policy_t<P>{});
+  r.expression = std::string(name) + "(" + describe(e.node()) + ")";
+  r.elements = e.size();
+  r.bytes_read = input_bytes(e.node());
+  r.bytes_written = out_bytes;
+  r.seconds = seconds;
+  r.detail = what;
+  emit(r);
+}
+
+/// Full reduction: the accumulated value (before finish) and the count.
+template <class Op, class X>
+auto reduce_all(X&& x) {
+  auto e = as_expr(std::forward<X>(x));
+  using E = decltype(e);
+  using P = concrete_policy_t<typename E::policy_type>;
+  check_nonempty<Op>(e, e.size());
+  const auto t0 = std::chrono::steady_clock::now();
+  auto acc = reducer<P>::template full<Op>(e);
+  if (trace_active())
+    trace_reduce<P>(Op::name, e, sizeof(acc),
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), "full");
+  return acc;
+}
+
+/// Axis reduction into a new array; `finish(acc, len)` gives each output value.
+template <class Op, class Result, bool Keep, std::size_t N, class X, class Finish>
+auto reduce_along(X&& x, const axes_t<N>& ax, Finish finish) {
+  auto e = as_expr(std::forward<X>(x));
+  using E = decltype(e);
+  using P = concrete_policy_t<typename E::policy_type>;
+  constexpr std::size_t R = E::rank;
+  static_assert(N >= 1 && N <= R, "sinter: more reduction axes than the expression has");
+  constexpr std::size_t RO = Keep ? R : R - N;
+  bool reduced[R == 0 ? 1 : R] = {};
+  for (std::size_t k = 0; k < N; ++k) {
+    int a = ax.a[k];
+    if (a < 0) a += static_cast<int>(R);
+    if (a < 0 || a >= static_cast<int>(R))
+      throw value_error(std::string(Op::name) + ": axis " + std::to_string(ax.a[k]) +
+                        " is out of bounds for an expression of rank " + std::to_string(R));
+    if (reduced[a]) throw value_error(std::string(Op::name) + ": repeated axis " + std::to_string(ax.a[k]));
+    reduced[a] = true;
+  }
+  extents<R> perm{};
+  extents<RO> out_shape{};
+  std::size_t p = 0, o = 0;
+  index_t outputs = 1, len = 1;
+  for (std::size_t d = 0; d < R; ++d)
+    if (!reduced[d]) {
+      perm[p++] = static_cast<index_t>(d);
+      outputs *= e.shape()[d];
+    }
+  for (std::size_t d = 0; d < R; ++d)
+    if (reduced[d]) {
+      perm[p++] = static_cast<index_t>(d);
+      len *= e.shape()[d];
+    }
+  for (std::size_t d = 0; d < R; ++d) {
+    if (!reduced[d]) out_shape[o++] = e.shape()[d];
+    else if constexpr (Keep) out_shape[o++] = 1;
+  }
+  if (outputs > 0) check_nonempty<Op>(e, len);
+  const auto t0 = std::chrono::steady_clock::now();
+  array<Result, RO, P> out(out_shape);
+  const auto bound = e.node().bind(e.shape()).permuted(perm);
+  extents<R> pshape{};
+  for (std::size_t d = 0; d < R; ++d) pshape[d] = e.shape()[static_cast<std::size_t>(perm[d])];
+  reducer<P>::template along<Op>(out.data(), bound, pshape, outputs, len,
+                                 [&](const auto& acc) { return finish(acc, len); });
+  if (trace_active())
+    trace_reduce<P>(Op::name, e, static_cast<std::size_t>(outputs) * sizeof(Result),
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), "along axes");
+  return out;
+}
+
+template <class E>
+using value_of_t = typename expr_of_t<E>::value_type;
+
+}  // namespace detail
+
+// One macro per simple reduction: full (a host value), along axes (an
+// array), along axes keeping them (an array of the same rank).
+#define SINTER_REDUCTION(fn, OP)                                                              \
+  template <expression X>                                                                     \
+  auto fn(X&& x) {                                                                            \
+    using V = detail::value_of_t<X>;                                                          \
+    using Op = detail::reduce_ops::OP;                                                        \
+    const index_t n = detail::as_expr(x).size();                                              \
+    return Op::template finish<V>(detail::reduce_all<Op>(std::forward<X>(x)), n);             \
+  }                                                                                           \
+  template <expression X, std::size_t N>                                                      \
+  auto fn(X&& x, const axes_t<N>& ax) {                                                       \
+    using V = detail::value_of_t<X>;                                                          \
+    using Op = detail::reduce_ops::OP;                                                        \
+    using Res = typename Op::template result_t<V>;                                            \
+    return detail::reduce_along<Op, Res, false>(std::forward<X>(x), ax, [](auto a, index_t l) { \
+      return Op::template finish<V>(a, l);                                                    \
+    });                                                                                       \
+  }                                                                                           \
+  template <expression X, std::size_t N>                                                      \
+  auto fn(X&& x, const axes_t<N>& ax, keepdims_t) {                                           \
+    using V = detail::value_of_t<X>;                                                          \
+    using Op = detail::reduce_ops::OP;                                                        \
+    using Res = typename Op::template result_t<V>;                                            \
+    return detail::reduce_along<Op, Res, true>(std::forward<X>(x), ax, [](auto a, index_t l) { \
+      return Op::template finish<V>(a, l);                                                    \
+    });                                                                                       \
+  }
+
+/// Sum of the elements (integers and bool in 64 bits; floats pairwise). Empty: 0.
+SINTER_REDUCTION(sum, sum)
+/// Product of the elements (integers wrap). Empty: 1.
+SINTER_REDUCTION(prod, prod)
+/// Smallest element; NaN propagates; empty throws value_error.
+SINTER_REDUCTION(min, min)
+/// Largest element; NaN propagates; empty throws value_error.
+SINTER_REDUCTION(max, max)
+/// Flat index of the first smallest element (the first NaN if any); empty throws.
+SINTER_REDUCTION(argmin, argmin)
+/// Flat index of the first largest element (the first NaN if any); empty throws.
+SINTER_REDUCTION(argmax, argmax)
+/// Whether any element is true (non-zero). Empty: false.
+SINTER_REDUCTION(any, any)
+/// (sinter::all, "every element is true", is the callable slice::all_t; below.)
+SINTER_REDUCTION(all_elements, all)
+/// How many elements are non-zero, as int64.
+SINTER_REDUCTION(count_nonzero, count_nonzero)
+/// Arithmetic mean (integers in double). Empty: NaN.
+SINTER_REDUCTION(mean, mean)
+#undef SINTER_REDUCTION
+
+namespace detail {
+/// sinter::all(x) / all(x, axes) / all(x, axes, keepdims): every element true.
+template <class... Y>
+struct reduction_entry<all_tag, Y...> {
+  template <class... X>
+  static auto call(X&&... x) {
+    return all_elements(std::forward<X>(x)...);
+  }
+};
+
+template <bool Sqrt, class A>
+auto finish_variance(const reduce_ops::moments<A>& m, int ddof) {
+  const A v = m.m2 / (m.count - static_cast<A>(ddof));
+  if constexpr (Sqrt) return static_cast<A>(std::sqrt(v));
+  else return v;
+}
+}  // namespace detail
+
+/// Variance, numpy's var(x, ddof=0) by default; one pass (Chan/Welford).
+template <expression X>
+auto var(X&& x, int ddof = 0) {
+  using V = detail::value_of_t<X>;
+  using Op = detail::reduce_ops::variance<false>;
+  return static_cast<floating_t<V>>(detail::finish_variance<false>(detail::reduce_all<Op>(std::forward<X>(x)), ddof));
+}
+/// Variance along axes.
+template <expression X, std::size_t N>
+auto var(X&& x, const axes_t<N>& ax, int ddof = 0) {
+  using V = detail::value_of_t<X>;
+  return detail::reduce_along<detail::reduce_ops::variance<false>, floating_t<V>, false>(
+      std::forward<X>(x), ax, [ddof](auto a, index_t) { return static_cast<floating_t<V>>(detail::finish_variance<false>(a, ddof)); });
+}
+/// Variance along axes, keeping them.
+template <expression X, std::size_t N>
+auto var(X&& x, const axes_t<N>& ax, keepdims_t, int ddof = 0) {
+  using V = detail::value_of_t<X>;
+  return detail::reduce_along<detail::reduce_ops::variance<false>, floating_t<V>, true>(
+      std::forward<X>(x), ax, [ddof](auto a, index_t) { return static_cast<floating_t<V>>(detail::finish_variance<false>(a, ddof)); });
+}
+/// Standard deviation, sqrt(var(x, ddof)).
+template <expression X>
+auto std(X&& x, int ddof = 0) {
+  using V = detail::value_of_t<X>;
+  using Op = detail::reduce_ops::variance<true>;
+  return static_cast<floating_t<V>>(detail::finish_variance<true>(detail::reduce_all<Op>(std::forward<X>(x)), ddof));
+}
+/// Standard deviation along axes.
+template <expression X, std::size_t N>
+auto std(X&& x, const axes_t<N>& ax, int ddof = 0) {
+  using V = detail::value_of_t<X>;
+  return detail::reduce_along<detail::reduce_ops::variance<true>, floating_t<V>, false>(
+      std::forward<X>(x), ax, [ddof](auto a, index_t) { return static_cast<floating_t<V>>(detail::finish_variance<true>(a, ddof)); });
+}
+/// Standard deviation along axes, keeping them.
+template <expression X, std::size_t N>
+auto std(X&& x, const axes_t<N>& ax, keepdims_t, int ddof = 0) {
+  using V = detail::value_of_t<X>;
+  return detail::reduce_along<detail::reduce_ops::variance<true>, floating_t<V>, true>(
+      std::forward<X>(x), ax, [ddof](auto a, index_t) { return static_cast<floating_t<V>>(detail::finish_variance<true>(a, ddof)); });
+}
+
+/// Dot product of two 1-D operands: sum(a * b), one fused pass.
+template <expression A, expression B>
+auto dot(A&& a, B&& b) {
+  static_assert(detail::expr_of_t<A>::rank == 1 && detail::expr_of_t<B>::rank == 1,
+                "sinter::dot: both operands must be 1-D (use sum(a * b, axis(...)) otherwise)");
+  return sum(std::forward<A>(a) * std::forward<B>(b));
+}
+
+/// Vector norm of all elements: ord 2 (default, Euclidean), 1 (sum of |x|),
+/// or INFINITY (max |x|). Integers compute in double.
+template <expression X>
+auto norm(X&& x, double ord = 2) {
+  using F = floating_t<detail::value_of_t<X>>;
+  auto e = cast<F>(std::forward<X>(x));
+  if (ord == 2) return static_cast<F>(std::sqrt(sum(square(e))));
+  if (ord == 1) return static_cast<F>(sum(abs(e)));
+  if (std::isinf(ord) && ord > 0) return e.size() == 0 ? F(0) : static_cast<F>(max(abs(e)));
+  throw value_error("sinter::norm: ord must be 1, 2 or INFINITY, not " + std::to_string(ord));
+}
+
+}  // namespace sinter

@@ -1,0 +1,121 @@
+#pragma once
+/// \file host_engine.hpp
+/// The CPU reduction engine behind host and par. A reduction consumes its
+/// elementwise producer directly: values are computed tile by tile into a
+/// small stack buffer (never an allocation the size of the input) and folded
+/// with NumPy's pairwise scheme (8 accumulators over blocks of 128, halves
+/// combined recursively), so float sums stay accurate (error O(log n)).
+///
+/// Determinism: the input is cut into fixed tiles of `tile_elems` elements
+/// whatever the thread count; par reduces tiles in parallel and the partials
+/// are combined in one fixed pairwise order. The same input gives bitwise the
+/// same result for any number of threads.
+#include <cstddef>
+#include <vector>
+
+#include "../core/leaf.hpp"
+#include "../core/map_node.hpp"
+#include "../policy/host_loop.hpp"
+#include "../policy/thread_pool.hpp"
+
+namespace sinter::detail::reduce_host {
+
+/// Elements per tile: 16 KiB of floats, L1-resident.
+inline constexpr index_t tile_elems = 4096;
+/// Tiles per parallel task in par.
+inline constexpr index_t tiles_per_task = 8;
+
+/// Evaluate the bound node's flat positions [s, e) (row-major over `shape`)
+/// into out[0, e - s).
+template <class V, std::size_t R, class Node>
+void eval_range(const Node& node, const extents<R>& shape, index_t s, index_t e, V* out) {
+  if constexpr (R == 0) {
+    if (s < e) out[0] = node.linear().load(0);
+  } else {
+    if (node.unit()) {
+      const auto c = node.linear();
+      SINTER_IVDEP
+      for (index_t i = s; i < e; ++i) out[i - s] = c.load(i);
+      return;
+    }
+    const index_t inner = shape[R - 1];
+    extents<R> idx{};
+    index_t r = s / inner;
+    index_t j = s - r * inner;
+    for (std::size_t d = R - 1; d-- > 0;) {
+      idx[d] = r % shape[d];
+      r /= shape[d];
+    }
+    index_t pos = s;
+    while (pos < e) {
+      const auto c = node.row(idx);
+      const index_t cnt = inner - j < e - pos ? inner - j : e - pos;
+      V* o = out + (pos - s);
+      SINTER_IVDEP
+      for (index_t t = 0; t < cnt; ++t) o[t] = c.load(j + t);
+      pos += cnt;
+      j = 0;
+      for (std::size_t d = R - 1; d-- > 0;) {
+        if (++idx[d] < shape[d]) break;
+        idx[d] = 0;
+      }
+    }
+  }
+}
+
+/// NumPy's pairwise fold of x[0, n) (flat indices base + k).
+template <class Op, class V>
+auto pairwise(const V* x, index_t n, index_t base) {
+  using A = typename Op::template acc_t<V>;
+  if (n <= 128) {
+    A lane[8];
+    for (int k = 0; k < 8; ++k) lane[k] = Op::template identity<V>();
+    index_t i = 0;
+    for (; i + 8 <= n; i += 8)
+      for (int k = 0; k < 8; ++k) lane[k] = Op::combine(lane[k], Op::template lift<V>(x[i + k], base + i + k));
+    for (; i < n; ++i) lane[0] = Op::combine(lane[0], Op::template lift<V>(x[i], base + i));
+    return Op::combine(Op::combine(Op::combine(lane[0], lane[1]), Op::combine(lane[2], lane[3])),
+                       Op::combine(Op::combine(lane[4], lane[5]), Op::combine(lane[6], lane[7])));
+  }
+  index_t h = n / 2;
+  h -= h % 8;
+  return Op::combine(pairwise<Op>(x, h, base), pairwise<Op>(x + h, n - h, base + h));
+}
+
+/// Pairwise combination of partial results, in index order.
+template <class Op, class A>
+A combine_partials(const A* p, std::size_t n) {
+  if (n == 1) return p[0];
+  const std::size_t h = n / 2;
+  return Op::combine(combine_partials<Op>(p, h), combine_partials<Op>(p + h, n - h));
+}
+
+/// Fold flat positions [s, s + len) of the bound node: tiles folded pairwise,
+/// tile results combined pairwise. Optionally the tiles run in parallel.
+template <class Op, std::size_t R, class Node>
+auto reduce_range(const Node& node, const extents<R>& shape, index_t s, index_t len, bool parallel) {
+  using V = typename Node::value_type;
+  using A = typename Op::template acc_t<V>;
+  if (len == 0) return Op::template identity<V>();
+  const index_t tiles = (len + tile_elems - 1) / tile_elems;
+  auto fold_tile = [&](index_t t) {
+    V buf[tile_elems];
+    const index_t b = s + t * tile_elems;
+    const index_t e = b + tile_elems < s + len ? b + tile_elems : s + len;
+    eval_range<V>(node, shape, b, e, buf);
+    return pairwise<Op>(buf, e - b, b);
+  };
+  if (tiles == 1) return fold_tile(0);
+  std::vector<A> partial(static_cast<std::size_t>(tiles));
+  const index_t tasks = (tiles + tiles_per_task - 1) / tiles_per_task;
+  auto run_task = [&](std::int64_t k) {
+    const index_t t0 = k * tiles_per_task;
+    const index_t t1 = t0 + tiles_per_task < tiles ? t0 + tiles_per_task : tiles;
+    for (index_t t = t0; t < t1; ++t) partial[static_cast<std::size_t>(t)] = fold_tile(t);
+  };
+  if (parallel && tasks > 1) default_pool().parallel_for(tasks, run_task);
+  else for (index_t k = 0; k < tasks; ++k) run_task(k);
+  return combine_partials<Op>(partial.data(), partial.size());
+}
+
+}  // namespace sinter::detail::reduce_host

@@ -11,8 +11,13 @@ set(SINTER_SANITIZE "" CACHE STRING
 function(sinter_set_warnings tgt)
   if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
     target_compile_options(${tgt} PRIVATE
-      -Wall -Wextra -Wpedantic -Wconversion -Wshadow
-      $<$<BOOL:${SINTER_WERROR}>:-Werror>)
+      $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Wconversion -Wshadow>
+      $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<BOOL:${SINTER_WERROR}>>:-Werror>)
+    # nvcc: its own warnings as errors, and the host compiler's set (no
+    # -Wpedantic: nvcc's generated host code uses GNU line markers).
+    target_compile_options(${tgt} PRIVATE
+      "$<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra,-Wshadow>"
+      "$<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<BOOL:${SINTER_WERROR}>>:-Werror=all-warnings>")
   elseif(MSVC)
     target_compile_options(${tgt} PRIVATE /W4 /permissive- $<$<BOOL:${SINTER_WERROR}>:/WX>)
   endif()

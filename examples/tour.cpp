@@ -1,5 +1,6 @@
 // A tour of sinter: lazy expressions fused into one pass, slicing,
-// broadcasting, printing, a user function. Run: see README ("Run the tour").
+// broadcasting, printing, a user function — on the GPU when one answers,
+// else on the CPU's thread pool. Run it: see README ("Run the tour").
 #include <sinter/sinter.hpp>
 
 #include <cstdio>
@@ -7,39 +8,53 @@
 
 namespace st = sinter;
 
-int main() {
-  // The policy is part of the type: par runs each pass over all cores.
-  using P = st::par;
+// The same code for every policy: P is st::cuda or st::par.
+template <class P>
+void tour(P policy) {
   const st::index_t n = 1 << 20;
 
-  // arange and linspace are lazy generators: no memory until assigned.
-  st::array<float, 1, P> a = st::linspace<float>(-1, 1, n);
-  st::array<float, 1, P> b = st::full<float>({n}, 0.5f, P{});
+  // linspace and full: a is computed on the device from a lazy generator.
+  st::array<float, 1, P> a(st::linspace<float>(-1, 1, n), policy);
+  st::array<float, 1, P> b = st::full<float>({n}, 0.5f, policy);
 
   // The classic GPU-tutorial expression: nothing runs here...
   auto e = st::exp(a + b) * 2.0f;
-  // ...and this assignment runs ONE pass: reads a and b once, writes c once.
+  // ...and this assignment is ONE pass (one kernel on a GPU): a and b read
+  // once, c written once, no temporaries.
   st::trace_scope trace;
-  st::array<float, 1, P> c = e;
+  st::array<float, 1, P> c(e, policy);
   std::cout << "c = exp(a + b) * 2 ->\n" << c << "\n";
   for (const auto& pass : trace.passes())
-    std::printf("  %zu pass: %s on %s, %lld elements, %zu bytes read, %zu written\n",
-                trace.passes().size(), pass.expression.c_str(), pass.policy.c_str(),
-                static_cast<long long>(pass.elements), pass.bytes_read, pass.bytes_written);
+    std::printf("  one pass on %s: %s, %lld elements, %zu bytes read, %zu written (%s)\n",
+                pass.policy.c_str(), pass.expression.c_str(), static_cast<long long>(pass.elements),
+                pass.bytes_read, pass.bytes_written, pass.detail.c_str());
 
-  // Slicing: views write into their parent. One Jacobi smoothing step:
-  st::array<double, 1> u = st::asarray<double>({0, 1, 0, 1, 0, 1, 0, 1});
+  // Slicing: views write into their parent. One Jacobi smoothing step; the
+  // right side reads u shifted, so it is evaluated before u is written.
+  st::array<double, 1, P> u = st::to<P>(st::asarray<double>({0, 1, 0, 1, 0, 1, 0, 1}), policy);
   u(st::slice(1, -1)) = 0.5 * (u(st::slice(0, -2)) + u(st::slice(2, st::end)));
   std::cout << "\nsmoothed u =\n" << u << "\n";
 
   // Broadcasting, numpy rules: a row over a matrix, then ReLU with where.
-  st::array<float, 2> m = st::reshape(st::arange<float>(-6, 6), {3, 4});
-  st::array<float, 1> bias = st::asarray<float>({0.5f, -0.5f, 1.f, -1.f});
+  st::array<float, 2, P> m(st::reshape(st::arange<float>(-6, 6), {3, 4}), policy);
+  st::array<float, 1, P> bias = st::to<P>(st::asarray<float>({0.5f, -0.5f, 1.f, -1.f}), policy);
   m = st::where(m + bias > 0.f, m + bias, 0.f);
   std::cout << "\nrelu(m + bias) =\n" << m << "\n";
 
-  // A user function, fused like the built-ins.
-  auto softplus = [](float x) { return x > 20.f ? x : std::log1p(std::exp(x)); };
-  st::array<float, 2> s = st::map(softplus, m - 1.f);
-  std::cout << "\nsoftplus(m - 1) =\n" << s << "\n";
+  // A user function, fused like the built-ins (SINTER_HD: host and device).
+  auto leaky = [] SINTER_HD(float x) { return x > 1.f ? x * x : 0.1f * x; };
+  st::array<float, 2, P> s(st::map(leaky, m - 1.f), policy);
+  std::cout << "\nleaky(m - 1) =\n" << s << "\n";
+}
+
+int main() {
+  std::cout << "devices:\n";
+  for (const auto& d : st::devices()) std::cout << "  " << d << "\n";
+  if (!st::cuda_available())
+    std::cout << "no GPU (" << st::cuda_unavailable_reason() << "): running on the CPU, "
+              << st::get_num_threads() << " threads\n\n";
+  else
+    std::cout << "running on cuda:0\n\n";
+  // Soft placement: tour(st::cuda{}) when a GPU answers, tour(st::par{}) otherwise.
+  st::dispatch([](auto policy) { tour(policy); });
 }

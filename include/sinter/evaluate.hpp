@@ -19,7 +19,7 @@ namespace sinter::detail {
 template <class T, std::size_t R>
 std::pair<std::uintptr_t, std::uintptr_t> byte_range(const memory_leaf<T, R>& l) {
   index_t lo = 0, hi = 0;
-  for (std::size_t d = 0; d < R; ++d) {
+  for (std::size_t d = 0; d != R; ++d) {
     if (l.shape[d] == 0) return {0, 0};
     const index_t span = (l.shape[d] - 1) * l.strides[d];
     if (span < 0) lo += span;

@@ -16,7 +16,7 @@ namespace sinter {
 template <element T, class P = host, std::size_t R>
 array<T, R, P> empty(const index_t (&shape)[R], P pol = {}) {
   extents<R> s{};
-  for (std::size_t d = 0; d < R; ++d) s[d] = shape[d];
+  for (std::size_t d = 0; d != R; ++d) s[d] = shape[d];
   return array<T, R, P>(s, pol);
 }
 /// An uninitialised array of the given extents.

@@ -15,6 +15,16 @@ namespace sinter {
 namespace detail {
 template <class... X>
 concept any_expression = (expression<X> || ...);
+
+/// Functors sinter::map accepts: trivially copyable ones, and nvcc's extended
+/// `[] __host__ __device__` lambdas (with --extended-lambda), whose host-side
+/// wrapper is not trivially copyable but which nvcc itself passes to kernels.
+template <class F>
+inline constexpr bool map_functor_v = std::is_trivially_copyable_v<F>
+#if defined(__CUDACC_EXTENDED_LAMBDA__)
+                                      || __nv_is_extended_host_device_lambda_closure_type(F)
+#endif
+    ;
 }  // namespace detail
 
 #define SINTER_BINARY_OPERATOR(sym, fn)                                                 \
@@ -183,7 +193,7 @@ auto cast(A&& a) {
 template <class F, operand... X>
   requires(sizeof...(X) >= 1 && detail::any_expression<X...>)
 auto map(F f, X&&... x) {
-  static_assert(std::is_trivially_copyable_v<F>,
+  static_assert(detail::map_functor_v<F>,
                 "sinter::map: the functor must be trivially copyable (capture by value)");
   return detail::make_map("map", detail::ops::user_fn<F>{f}, std::forward<X>(x)...);
 }

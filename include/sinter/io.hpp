@@ -9,7 +9,8 @@
 /// called only for the elements shown (at most 2 * edgeitems per long axis
 /// when summarising). A device backend prints by supplying a fetch that
 /// copies just those elements (or by gathering them itself and calling
-/// `detail::format_gathered`).
+/// `detail::format_gathered`), in its specialisation of
+/// `detail::device_printer<P>` (cuda: policy/cuda/print.hpp).
 #include <cstddef>
 #include <memory>
 #include <mutex>
@@ -25,6 +26,7 @@
 #include "io/layout.hpp"
 #include "io/number_format.hpp"
 #include "policy/backend.hpp"
+#include "transfer.hpp"
 #include "view.hpp"
 
 namespace sinter {
@@ -103,19 +105,35 @@ std::string format_fetched(const extents<R>& shape, Fetch&& fetch, const print_o
   return format_gathered<T, R>(grid, std::span<const T>(values.get(), n), o);
 }
 
-/// Format strided memory of policy P.
+/// How memory the CPU cannot read is printed, specialised by each device
+/// policy: `format(pol, ptr, shape, strides, options)` fetches what is shown.
+template <class P>
+struct device_printer {
+  template <class T, std::size_t R>
+  static std::string format(const P&, const T*, const extents<R>&, const extents<R>&, const print_options&) {
+    static_assert(always_false_v<P, T>,
+                  "sinter: no printer for this device policy; copy to the host with sinter::to<sinter::host>(x)");
+    return {};
+  }
+};
+
+/// Format strided memory of policy P (device memory through device_printer<P>).
 template <class T, std::size_t R, class P>
-std::string format_memory(const T* ptr, const extents<R>& shape, const extents<R>& strides, const print_options& o) {
-  static_assert(backend<P>::host_accessible,
-                "sinter: printing device memory is not supported yet; copy to the host with sinter::to<sinter::host>(x)");
-  return format_fetched<T, R>(
-      shape,
-      [&](const extents<R>& idx) {
-        index_t off = 0;
-        for (std::size_t d = 0; d < R; ++d) off += idx[d] * strides[d];
-        return ptr[off];
-      },
-      o);
+std::string format_memory(const T* ptr, const extents<R>& shape, const extents<R>& strides, const P& pol,
+                          const print_options& o) {
+  if constexpr (!backend<P>::host_accessible) {
+    return device_printer<P>::format(pol, ptr, shape, strides, o);
+  } else {
+    (void)pol;
+    return format_fetched<T, R>(
+        shape,
+        [&](const extents<R>& idx) {
+          index_t off = 0;
+          for (std::size_t d = 0; d != R; ++d) off += idx[d] * strides[d];
+          return ptr[off];
+        },
+        o);
+  }
 }
 
 }  // namespace detail
@@ -123,20 +141,26 @@ std::string format_memory(const T* ptr, const extents<R>& shape, const extents<R
 /// NumPy's `str(a)`: `sinter::to_string(a)` is "[[1. 2.]\n [3. 4.]]".
 template <class T, std::size_t R, class P>
 std::string to_string(const array<T, R, P>& a, const print_options& o = get_print_options()) {
-  return detail::format_memory<T, R, P>(a.data(), a.shape(), a.strides(), o);
+  return detail::format_memory<T, R, P>(a.data(), a.shape(), a.strides(), a.policy(), o);
 }
 
 /// NumPy's `str(v)` of a view: `sinter::to_string(a(sinter::slice(0, 2)))`.
 template <class T, std::size_t R, class P>
 std::string to_string(const view<T, R, P>& v, const print_options& o = get_print_options()) {
-  return detail::format_memory<std::remove_const_t<T>, R, P>(v.data(), v.shape(), v.strides(), o);
+  return detail::format_memory<std::remove_const_t<T>, R, P>(v.data(), v.shape(), v.strides(), v.policy(), o);
 }
 
-/// An expression printed by evaluating it into a temporary array first:
+/// An expression printed by evaluating it into a temporary array first (on
+/// its own device for a device policy):
 /// `sinter::to_string(sinter::arange<int>(5) * 2)` is "[0 2 4 6 8]".
 template <class N, class P, std::size_t K>
 std::string to_string(const expr<N, P, K>& e, const print_options& o = get_print_options()) {
-  return to_string(eval(e), o);
+  if constexpr (std::is_same_v<P, detail::any_policy>) {
+    return to_string(eval(e), o);
+  } else {
+    const array<typename N::value_type, N::rank, P> tmp(e, detail::expr_policy<P>::get(e));
+    return to_string(tmp, o);
+  }
 }
 
 /// Print an array as NumPy's `print(a)` does: `std::cout << a << '\n';`
@@ -158,3 +182,6 @@ std::ostream& operator<<(std::ostream& os, const expr<N, P, K>& e) {
 }
 
 }  // namespace sinter
+
+// Device printers (they need the CUDA runtime only in .cu files).
+#include "policy/cuda/print.hpp"

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <optional>
 #include <string>
 #include <type_traits>
 
@@ -24,6 +25,7 @@
 #include "policy/par.hpp"
 #include "reduce/host_engine.hpp"
 #include "reduce/ops.hpp"
+#include "transfer.hpp"
 
 namespace sinter {
 
@@ -52,13 +54,20 @@ namespace detail {
 template <class P>
 using concrete_policy_t = std::conditional_t<std::is_same_v<P, any_policy>, host, P>;
 
-/// The CPU reducers (host and par). A device policy specialises reducer<P>.
+/// The CPU reducers (host and par). A device policy specialises reducer<P>
+/// (cuda: reduce/cuda.hpp). `pol` is the policy value the reduction runs on
+/// (an operand's own, e.g. a cuda array's device and stream).
+///  - full<Op>(pol, e): the accumulator of all elements;
+///  - along<Op>(pol, out, permuted, pshape, outputs, len, finish): out[o] =
+///    finish(fold of flat positions [o*len, (o+1)*len) of pshape, len), the
+///    elements entering with their index within the segment (argmin/argmax).
+///    `finish` is a trivially copyable SINTER_HD functor (a device runs it).
 template <class P>
 struct reducer {
   static constexpr bool parallel = std::is_same_v<P, par>;
 
   template <class Op, class E>
-  static auto full(const E& e) {
+  static auto full(const P&, const E& e) {
     const auto bound = e.node().bind(e.shape());
     return reduce_host::reduce_range<Op>(bound, e.shape(), 0, e.size(),
                                          parallel && e.size() >= 2 * par_grain);
@@ -66,9 +75,11 @@ struct reducer {
 
   /// out[o] = fold of the `len` elements of output o, for the permuted bound node.
   template <class Op, class R, class Node, std::size_t RP, class Finish>
-  static void along(R* out, const Node& permuted, const extents<RP>& pshape, index_t outputs,
+  static void along(const P&, R* out, const Node& permuted, const extents<RP>& pshape, index_t outputs,
                     index_t len, Finish finish) {
-    auto one = [&](index_t o) { out[o] = finish(reduce_host::reduce_range<Op>(permuted, pshape, o * len, len, false)); };
+    auto one = [&](index_t o) {
+      out[o] = finish(reduce_host::reduce_range<Op>(permuted, pshape, o * len, len, false, o * len), len);
+    };
     if (parallel && outputs * len >= 2 * par_grain && outputs > 1) {
       const index_t chunks = std::min<index_t>(outputs, 4 * get_num_threads());
       const index_t per = (outputs + chunks - 1) / chunks;
@@ -81,6 +92,33 @@ struct reducer {
   }
 };
 
+/// finish(acc, len) of a reduction operator, as a functor a device can run.
+template <class Op, class V>
+struct op_finish {
+  template <class A>
+  SINTER_HD auto operator()(const A& a, index_t len) const {
+    return Op::template finish<V>(a, len);
+  }
+};
+
+/// An operand's own policy value (arrays and views carry one), if it has one.
+/// Read before the operand is moved into its expression; no device call.
+template <class P, class X>
+std::optional<P> own_policy(const X& x) {
+  if constexpr (requires { { x.policy() } -> std::convertible_to<const P&>; }) return P(x.policy());
+  else return std::nullopt;
+}
+
+/// The policy value a reduction runs on: the operand's own, else the
+/// expression's (expr_policy: cuda takes the device of the first memory
+/// operand, on its default stream), else P{}.
+template <class P, class E>
+P reduction_policy(const std::optional<P>& own, const E& e) {
+  if (own) return *own;
+  if constexpr (std::is_same_v<typename E::policy_type, P>) return expr_policy<P>::get(e);
+  else return P{};
+}
+
 template <class Op, class E>
 void check_nonempty(const E& e, index_t n) {
   if constexpr (requires { Op::needs_elements; })
@@ -91,9 +129,10 @@ void check_nonempty(const E& e, index_t n) {
 
 /// Record a reduction pass for the trace.
 template <class P, class E>
-void trace_reduce(const char* name, const E& e, std::size_t out_bytes, double seconds, const std::string& what) {
+void trace_reduce(const P& pol, const char* name, const E& e, std::size_t out_bytes, double seconds,
+                  const std::string& what) {
   pass_record r;
-  r.policy = backend<concrete_policy_t<P>>::label(concrete_policy_t<P>{});
+  r.policy = backend<P>::label(pol);
   r.expression = std::string(name) + "(" + describe(e.node()) + ")";
   r.elements = e.size();
   r.bytes_read = input_bytes(e.node());
@@ -106,14 +145,15 @@ void trace_reduce(const char* name, const E& e, std::size_t out_bytes, double se
 /// Full reduction: the accumulated value (before finish) and the count.
 template <class Op, class X>
 auto reduce_all(X&& x) {
+  using P = concrete_policy_t<typename expr_of_t<X>::policy_type>;
+  const std::optional<P> own = own_policy<P>(x);
   auto e = as_expr(std::forward<X>(x));
-  using E = decltype(e);
-  using P = concrete_policy_t<typename E::policy_type>;
-  check_nonempty<Op>(e, e.size());
+  check_nonempty<Op>(e, e.size());  // before any device call
+  const P pol = reduction_policy<P>(own, e);
   const auto t0 = std::chrono::steady_clock::now();
-  auto acc = reducer<P>::template full<Op>(e);
+  auto acc = reducer<P>::template full<Op>(pol, e);
   if (trace_active())
-    trace_reduce<P>(Op::name, e, sizeof(acc),
+    trace_reduce(pol, Op::name, e, sizeof(acc),
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), "full");
   return acc;
 }
@@ -121,9 +161,10 @@ auto reduce_all(X&& x) {
 /// Axis reduction into a new array; `finish(acc, len)` gives each output value.
 template <class Op, class Result, bool Keep, std::size_t N, class X, class Finish>
 auto reduce_along(X&& x, const axes_t<N>& ax, Finish finish) {
+  using P = concrete_policy_t<typename expr_of_t<X>::policy_type>;
+  const std::optional<P> own = own_policy<P>(x);
   auto e = as_expr(std::forward<X>(x));
   using E = decltype(e);
-  using P = concrete_policy_t<typename E::policy_type>;
   constexpr std::size_t R = E::rank;
   static_assert(N >= 1 && N <= R, "sinter: more reduction axes than the expression has");
   constexpr std::size_t RO = Keep ? R : R - N;
@@ -141,30 +182,30 @@ auto reduce_along(X&& x, const axes_t<N>& ax, Finish finish) {
   extents<RO> out_shape{};
   std::size_t p = 0, o = 0;
   index_t outputs = 1, len = 1;
-  for (std::size_t d = 0; d < R; ++d)
+  for (std::size_t d = 0; d != R; ++d)
     if (!reduced[d]) {
       perm[p++] = static_cast<index_t>(d);
       outputs *= e.shape()[d];
     }
-  for (std::size_t d = 0; d < R; ++d)
+  for (std::size_t d = 0; d != R; ++d)
     if (reduced[d]) {
       perm[p++] = static_cast<index_t>(d);
       len *= e.shape()[d];
     }
-  for (std::size_t d = 0; d < R; ++d) {
+  for (std::size_t d = 0; d != R; ++d) {
     if (!reduced[d]) out_shape[o++] = e.shape()[d];
     else if constexpr (Keep) out_shape[o++] = 1;
   }
-  if (outputs > 0) check_nonempty<Op>(e, len);
+  if (outputs > 0) check_nonempty<Op>(e, len);  // before any device call
+  const P pol = reduction_policy<P>(own, e);
   const auto t0 = std::chrono::steady_clock::now();
-  array<Result, RO, P> out(out_shape);
+  array<Result, RO, P> out(out_shape, pol);
   const auto bound = e.node().bind(e.shape()).permuted(perm);
   extents<R> pshape{};
-  for (std::size_t d = 0; d < R; ++d) pshape[d] = e.shape()[static_cast<std::size_t>(perm[d])];
-  reducer<P>::template along<Op>(out.data(), bound, pshape, outputs, len,
-                                 [&](const auto& acc) { return finish(acc, len); });
+  for (std::size_t d = 0; d != R; ++d) pshape[d] = e.shape()[static_cast<std::size_t>(perm[d])];
+  reducer<P>::template along<Op>(pol, out.data(), bound, pshape, outputs, len, finish);
   if (trace_active())
-    trace_reduce<P>(Op::name, e, static_cast<std::size_t>(outputs) * sizeof(Result),
+    trace_reduce(pol, Op::name, e, static_cast<std::size_t>(outputs) * sizeof(Result),
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), "along axes");
   return out;
 }
@@ -189,18 +230,14 @@ using value_of_t = typename expr_of_t<E>::value_type;
     using V = detail::value_of_t<X>;                                                          \
     using Op = detail::reduce_ops::OP;                                                        \
     using Res = typename Op::template result_t<V>;                                            \
-    return detail::reduce_along<Op, Res, false>(std::forward<X>(x), ax, [](auto a, index_t l) { \
-      return Op::template finish<V>(a, l);                                                    \
-    });                                                                                       \
+    return detail::reduce_along<Op, Res, false>(std::forward<X>(x), ax, detail::op_finish<Op, V>{}); \
   }                                                                                           \
   template <expression X, std::size_t N>                                                      \
   auto fn(X&& x, const axes_t<N>& ax, keepdims_t) {                                           \
     using V = detail::value_of_t<X>;                                                          \
     using Op = detail::reduce_ops::OP;                                                        \
     using Res = typename Op::template result_t<V>;                                            \
-    return detail::reduce_along<Op, Res, true>(std::forward<X>(x), ax, [](auto a, index_t l) { \
-      return Op::template finish<V>(a, l);                                                    \
-    });                                                                                       \
+    return detail::reduce_along<Op, Res, true>(std::forward<X>(x), ax, detail::op_finish<Op, V>{}); \
   }
 
 /// Sum of the elements (integers and bool in 64 bits; floats pairwise). Empty: 0.
@@ -236,11 +273,21 @@ struct reduction_entry<all_tag, Y...> {
 };
 
 template <bool Sqrt, class A>
-auto finish_variance(const reduce_ops::moments<A>& m, int ddof) {
+SINTER_HD A finish_variance(const reduce_ops::moments<A>& m, int ddof) {
   const A v = m.m2 / (m.count - static_cast<A>(ddof));
-  if constexpr (Sqrt) return static_cast<A>(std::sqrt(v));
+  if constexpr (Sqrt) return math::impl::sqrt(v);
   else return v;
 }
+
+/// finish of var (Sqrt = false) and std (true) with a ddof, as a functor a device can run.
+template <bool Sqrt, class V>
+struct variance_finish {
+  int ddof;
+  template <class A>
+  SINTER_HD floating_t<V> operator()(const reduce_ops::moments<A>& m, index_t) const {
+    return static_cast<floating_t<V>>(finish_variance<Sqrt>(m, ddof));
+  }
+};
 }  // namespace detail
 
 /// Variance, numpy's var(x, ddof=0) by default; one pass (Chan/Welford).
@@ -255,14 +302,14 @@ template <expression X, std::size_t N>
 auto var(X&& x, const axes_t<N>& ax, int ddof = 0) {
   using V = detail::value_of_t<X>;
   return detail::reduce_along<detail::reduce_ops::variance<false>, floating_t<V>, false>(
-      std::forward<X>(x), ax, [ddof](auto a, index_t) { return static_cast<floating_t<V>>(detail::finish_variance<false>(a, ddof)); });
+      std::forward<X>(x), ax, detail::variance_finish<false, V>{ddof});
 }
 /// Variance along axes, keeping them.
 template <expression X, std::size_t N>
 auto var(X&& x, const axes_t<N>& ax, keepdims_t, int ddof = 0) {
   using V = detail::value_of_t<X>;
   return detail::reduce_along<detail::reduce_ops::variance<false>, floating_t<V>, true>(
-      std::forward<X>(x), ax, [ddof](auto a, index_t) { return static_cast<floating_t<V>>(detail::finish_variance<false>(a, ddof)); });
+      std::forward<X>(x), ax, detail::variance_finish<false, V>{ddof});
 }
 /// Standard deviation, sqrt(var(x, ddof)).
 template <expression X>
@@ -276,14 +323,14 @@ template <expression X, std::size_t N>
 auto std(X&& x, const axes_t<N>& ax, int ddof = 0) {
   using V = detail::value_of_t<X>;
   return detail::reduce_along<detail::reduce_ops::variance<true>, floating_t<V>, false>(
-      std::forward<X>(x), ax, [ddof](auto a, index_t) { return static_cast<floating_t<V>>(detail::finish_variance<true>(a, ddof)); });
+      std::forward<X>(x), ax, detail::variance_finish<true, V>{ddof});
 }
 /// Standard deviation along axes, keeping them.
 template <expression X, std::size_t N>
 auto std(X&& x, const axes_t<N>& ax, keepdims_t, int ddof = 0) {
   using V = detail::value_of_t<X>;
   return detail::reduce_along<detail::reduce_ops::variance<true>, floating_t<V>, true>(
-      std::forward<X>(x), ax, [ddof](auto a, index_t) { return static_cast<floating_t<V>>(detail::finish_variance<true>(a, ddof)); });
+      std::forward<X>(x), ax, detail::variance_finish<true, V>{ddof});
 }
 
 /// Dot product of two 1-D operands: sum(a * b), one fused pass.
@@ -307,3 +354,7 @@ auto norm(X&& x, double ord = 2) {
 }
 
 }  // namespace sinter
+
+#if SINTER_HAS_CUDA()
+#include "reduce/cuda.hpp"
+#endif

@@ -8,7 +8,10 @@
 /// destination's backend (reading the source in place; any expression, any
 /// strides, with broadcasting and the usual aliasing check). A device backend
 /// adds its own spaces by specialising detail::memory_space<P> and
-/// detail::transfer<From, To>.
+/// detail::transfer<From, To> (policy/cuda/transfer.hpp does, for cuda).
+/// A transfer gets both policy values: the destination's, and the source's
+/// (an array's or view's own; for an expression, detail::expr_policy<P>).
+#include <concepts>
 #include <cstddef>
 #include <string>
 #include <type_traits>
@@ -41,12 +44,33 @@ using memory_space_t = typename memory_space<P>::type;
 
 template <class...> inline constexpr bool always_false_v = false;
 
-/// Copy `src` (an expression of the From space) into `out` (memory of policy
-/// PD, in the To space). Primary template: no such transfer is known.
+/// The policy value an expression of policy P runs with when it is the source
+/// of a transfer (an expression carries only its policy type). Default: P{};
+/// a device policy may look at the expression (cuda: the device of its memory).
+template <class P>
+struct expr_policy {
+  template <class E>
+  static P get(const E&) {
+    return P{};
+  }
+};
+
+/// The policy value of a transfer's source: an array's or view's own
+/// (device, stream), else expr_policy<P> of its expression `e`.
+template <class X, class E>
+auto source_policy(const X& x, const E& e) {
+  using PS = typename E::policy_type;
+  if constexpr (requires { { x.policy() } -> std::convertible_to<const PS&>; }) return PS(x.policy());
+  else return expr_policy<PS>::get(e);
+}
+
+/// Copy `src` (an expression of the From space, of policy value `spol`) into
+/// `out` (memory of policy value `pol`, in the To space). Primary template:
+/// no such transfer is known.
 template <class From, class To>
 struct transfer {
-  template <class PD, class T, std::size_t R, class E>
-  static void copy(const PD&, const memory_leaf<T, R>&, const E&) {
+  template <class PD, class T, std::size_t R, class E, class PS>
+  static void copy(const PD&, const memory_leaf<T, R>&, const E&, const PS&) {
     static_assert(always_false_v<From, To>,
                   "sinter::copy: no transfer between these memory spaces; include the device "
                   "policy's header");
@@ -56,25 +80,27 @@ struct transfer {
 /// Within one memory space the destination's backend reads the source directly.
 template <class Space>
 struct same_space_transfer {
-  template <class PD, class T, std::size_t R, class E>
-  static void copy(const PD& pol, const memory_leaf<T, R>& out, const E& src) {
+  template <class PD, class T, std::size_t R, class E, class PS>
+  static void copy(const PD& pol, const memory_leaf<T, R>& out, const E& src, const PS&) {
     // Re-label the source as policy-neutral: its memory is readable by pol.
     using X = expr<typename E::node_type, any_policy, E::keep_count()>;
     assign(pol, out, X(src.node(), src.keep()), "sinter::copy");
   }
 };
-template <> struct transfer<host_space, host_space> : same_space_transfer<host_space> {};
+template <class Space> struct transfer<Space, Space> : same_space_transfer<Space> {};
 
 /// `out = src` for a source of any policy: policy-neutral sources (scalars,
-/// generators) and same-policy sources are evaluated in place; otherwise
-/// dispatch on the memory spaces.
-template <class PD, class T, std::size_t R, class E>
-void copy_into(const PD& pol, const memory_leaf<T, R>& out, const E& src) {
-  using PS = typename E::policy_type;
-  if constexpr (std::is_same_v<PS, any_policy> || std::is_same_v<PS, PD>) {
+/// generators) are evaluated in place by the destination; otherwise dispatch
+/// on the memory spaces (a space may hold several devices: cuda).
+template <class PD, class T, std::size_t R, class E, class PS>
+void copy_into(const PD& pol, const memory_leaf<T, R>& out, const E& src, const PS& spol) {
+  using EP = typename E::policy_type;
+  if constexpr (std::is_same_v<EP, any_policy>) {
+    (void)spol;
     assign(pol, out, src, "sinter::copy");
   } else {
-    transfer<memory_space_t<PS>, memory_space_t<PD>>::copy(pol, out, src);
+    static_assert(std::is_same_v<EP, PS>, "sinter::copy: source policy value of the wrong type");
+    transfer<memory_space_t<PS>, memory_space_t<PD>>::copy(pol, out, src, spol);
   }
 }
 
@@ -93,19 +119,23 @@ auto destination_leaf(D& d) {
 template <class D, operand S>
   requires(detail::has_as_expr<D> && requires(D& d) { d.leaf(); })
 void copy(D&& dst, S&& src) {
-  auto e = detail::as_expr(std::forward<S>(src));
-  detail::copy_into(dst.policy(), detail::destination_leaf(dst), e);
+  auto e = detail::as_expr(src);
+  detail::copy_into(dst.policy(), detail::destination_leaf(dst), e, detail::source_policy(src, e));
 }
 
 /// A new array of policy P holding the values of x (a deep copy, even when x
-/// is already of policy P): `auto h = sinter::to<sinter::host>(par_array);`
+/// is already of policy P): `auto h = sinter::to<sinter::host>(par_array);`,
+/// `auto d = sinter::to<sinter::cuda>(h, sinter::cuda{1, stream});` (.cu files).
 template <policy P, expression X>
 auto to(X&& x, P pol = {}) {
-  auto e = detail::as_expr(std::forward<X>(x));
+  auto e = detail::as_expr(x);
   using E = decltype(e);
   array<typename E::value_type, E::rank, P> out(e.shape(), pol);
-  detail::copy_into(out.policy(), out.leaf(), e);
+  detail::copy_into(out.policy(), out.leaf(), e, detail::source_policy(x, e));
   return out;
 }
 
 }  // namespace sinter
+
+// Device spaces (their transfers need the CUDA runtime only in .cu files).
+#include "policy/cuda/transfer.hpp"

@@ -39,7 +39,7 @@ class strided_iterator {
   }
   T& operator*() const {
     index_t off = 0;
-    for (std::size_t d = 0; d < R; ++d) off += idx_[d] * strides_[d];
+    for (std::size_t d = 0; d != R; ++d) off += idx_[d] * strides_[d];
     return base_[off];
   }
   strided_iterator& operator++() {
@@ -181,7 +181,7 @@ view<T, 1> as_view(std::span<T, N> s) {
 template <class T, std::size_t R>
 view<T, R> as_view(T* p, const index_t (&shape)[R]) {
   extents<R> s{};
-  for (std::size_t d = 0; d < R; ++d) s[d] = shape[d];
+  for (std::size_t d = 0; d != R; ++d) s[d] = shape[d];
   return view<T, R>(p, s);
 }
 

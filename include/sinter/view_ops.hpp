@@ -112,7 +112,7 @@ strided_layout<RO> reshape_layout(const extents<R>& shape, const extents<R>& str
   const index_t n = shape_size(shape);
   index_t known = 1;
   std::size_t unknown = RO;
-  for (std::size_t d = 0; d < RO; ++d) {
+  for (std::size_t d = 0; d != RO; ++d) {
     if (to[d] == -1) {
       if (unknown != RO) throw value_error("sinter::reshape: can only specify one unknown dimension (-1)");
       unknown = d;
@@ -146,7 +146,7 @@ strided_layout<R> permute_layout(const extents<R>& shape, const extents<R>& stri
                                  const extents<R>& axes) {
   strided_layout<R> out{};
   bool seen[R > 0 ? R : 1] = {};
-  for (std::size_t d = 0; d < R; ++d) {
+  for (std::size_t d = 0; d != R; ++d) {
     index_t a = axes[d];
     if (a < -static_cast<index_t>(R) || a >= static_cast<index_t>(R))
       throw value_error("sinter::permute: axis " + std::to_string(a) + " is out of bounds for an array of rank " +
@@ -166,7 +166,7 @@ strided_layout<R> permute_layout(const extents<R>& shape, const extents<R>& stri
 template <std::size_t R, std::size_t RO>
 strided_layout<RO> broadcast_layout(const extents<R>& shape, const extents<R>& strides,
                                     const extents<RO>& to) {
-  for (std::size_t d = 0; d < RO; ++d)
+  for (std::size_t d = 0; d != RO; ++d)
     if (to[d] < 0)
       throw value_error("sinter::broadcast_to: negative extent in shape " + shape_string(to));
   if (!broadcasts_to(shape, to))
@@ -212,7 +212,7 @@ auto transpose(X&& x) {
   return detail::restride<false>(std::forward<X>(x), [](const auto& s, const auto& st) {
     constexpr std::size_t R = std::tuple_size_v<std::remove_cvref_t<decltype(s)>>;
     detail::strided_layout<R> out{};
-    for (std::size_t d = 0; d < R; ++d) {
+    for (std::size_t d = 0; d != R; ++d) {
       out.shape[d] = s[R - 1 - d];
       out.strides[d] = st[R - 1 - d];
     }

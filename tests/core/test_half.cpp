@@ -19,7 +19,8 @@
 namespace {
 
 using sinter::bfloat16;
-using sinter::half;
+// `half` alone is ambiguous under nvcc (cuda_fp16.h declares ::half).
+using f16 = sinter::half;
 
 std::uint32_t bits_of(float f) {
   std::uint32_t u;
@@ -93,7 +94,7 @@ const nearest_rounder& half_reference() {
   static const nearest_rounder r = [] {
     nearest_rounder n;
     for (std::uint32_t b = 0; b <= 0x7bff; ++b) n.table.push_back(decode_half(static_cast<std::uint16_t>(b)));
-    n.overflow = 65504.0 + 16.0;  // max + half an ulp: the tie goes to "even" inf
+    n.overflow = 65504.0 + 16.0;  // max + f16 an ulp: the tie goes to "even" inf
     n.inf_bits = 0x7c00;
     return n;
   }();
@@ -116,7 +117,7 @@ bool is_bf16_nan(std::uint16_t b) { return (b & 0x7f80) == 0x7f80 && (b & 0x7f) 
 
 // Checks one float against the references; returns false (and reports) on mismatch.
 bool check_half(float f) {
-  const std::uint16_t got = half(f).bits;
+  const std::uint16_t got = f16(f).bits;
   if (std::isnan(f)) {
     if (!is_half_nan(got) || (got & 0x0200) == 0 || (got >> 15) != (bits_of(f) >> 31)) {
       FAIL_CHECK("half(NaN) bits " << got << " for float bits " << bits_of(f));
@@ -180,31 +181,31 @@ std::vector<float> boundary_floats(Decode decode, std::uint16_t max_finite) {
 }  // namespace
 
 TEST_CASE("half and bfloat16 are 16-bit trivially copyable storage types") {
-  static_assert(sizeof(half) == 2 && sizeof(bfloat16) == 2);
-  static_assert(std::is_trivially_copyable_v<half> && std::is_trivially_copyable_v<bfloat16>);
-  static_assert(std::is_standard_layout_v<half> && std::is_standard_layout_v<bfloat16>);
-  static_assert(std::is_same_v<decltype(half::bits), std::uint16_t>);
+  static_assert(sizeof(f16) == 2 && sizeof(bfloat16) == 2);
+  static_assert(std::is_trivially_copyable_v<f16> && std::is_trivially_copyable_v<bfloat16>);
+  static_assert(std::is_standard_layout_v<f16> && std::is_standard_layout_v<bfloat16>);
+  static_assert(std::is_same_v<decltype(f16::bits), std::uint16_t>);
   static_assert(std::is_same_v<decltype(bfloat16::bits), std::uint16_t>);
-  static_assert(sinter::is_half_like_v<half> && sinter::is_half_like_v<const bfloat16>);
+  static_assert(sinter::is_half_like_v<f16> && sinter::is_half_like_v<const bfloat16>);
   static_assert(!sinter::is_half_like_v<float> && !sinter::is_half_like_v<std::uint16_t>);
-  static_assert(sinter::is_half_like<volatile half>::value);
+  static_assert(sinter::is_half_like<volatile f16>::value);
   // Conversions are usable in constant expressions.
-  static_assert(half(1.0f).bits == 0x3c00 && bfloat16(1.0f).bits == 0x3f80);
-  static_assert(static_cast<float>(half::from_bits(0x3555)) == 0x1.554p-2f);
-  static_assert(half(-2).bits == 0xc000 && bfloat16(0.5).bits == 0x3f00);
-  static_assert(std::is_convertible_v<float, half> && std::is_convertible_v<half, float>);
-  static_assert(std::is_convertible_v<int, half> && std::is_convertible_v<double, bfloat16>);
-  static_assert(!std::is_convertible_v<half, bfloat16> && std::is_constructible_v<bfloat16, half>);
-  CHECK(half{}.bits == 0);
+  static_assert(f16(1.0f).bits == 0x3c00 && bfloat16(1.0f).bits == 0x3f80);
+  static_assert(static_cast<float>(f16::from_bits(0x3555)) == 0x1.554p-2f);
+  static_assert(f16(-2).bits == 0xc000 && bfloat16(0.5).bits == 0x3f00);
+  static_assert(std::is_convertible_v<float, f16> && std::is_convertible_v<f16, float>);
+  static_assert(std::is_convertible_v<int, f16> && std::is_convertible_v<double, bfloat16>);
+  static_assert(!std::is_convertible_v<f16, bfloat16> && std::is_constructible_v<bfloat16, f16>);
+  CHECK(f16{}.bits == 0);
 }
 
 TEST_CASE("half: exhaustive round trip of all 65536 bit patterns") {
   int failures = 0;
   for (std::uint32_t b = 0; b < 65536; ++b) {
     const auto h = static_cast<std::uint16_t>(b);
-    const float f = half::from_bits(h);
+    const float f = f16::from_bits(h);
     const double want = decode_half(h);
-    const std::uint16_t back = half(f).bits;
+    const std::uint16_t back = f16(f).bits;
     if (is_half_nan(h)) {
       // NaN stays NaN, same sign; the float keeps the payload; converting back sets the quiet bit.
       const bool ok = std::isnan(f) && std::signbit(f) == ((h >> 15) != 0) &&
@@ -239,27 +240,27 @@ TEST_CASE("bfloat16: exhaustive round trip of all 65536 bit patterns") {
 
 TEST_CASE("half: float -> half rounding at the boundaries") {
   // Named cases first, so a failure reads well.
-  CHECK(half(65504.f).bits == 0x7bff);
-  CHECK(half(65519.996f).bits == 0x7bff);
-  CHECK(half(65520.f).bits == 0x7c00);      // halfway to the next binade: ties to even = inf
-  CHECK(half(-65520.f).bits == 0xfc00);
-  CHECK(half(1e10f).bits == 0x7c00);
-  CHECK(half(std::numeric_limits<float>::infinity()).bits == 0x7c00);
-  CHECK(half(0x1p-24f).bits == 0x0001);     // smallest subnormal
-  CHECK(half(0x1p-25f).bits == 0x0000);     // halfway below it: ties to even = 0
-  CHECK(half(std::nextafter(0x1p-25f, 1.f)).bits == 0x0001);
-  CHECK(half(0x1.8p-24f).bits == 0x0002);   // 1.5 * 2^-24: ties to even = 2
-  CHECK(half(0x1.ff8p-15f).bits == 0x03ff);  // largest subnormal
-  CHECK(half(0x1.ffcp-15f).bits == 0x0400);  // halfway above it: ties to even = min normal
-  CHECK(half(0x1p-14f).bits == 0x0400);
-  CHECK(half(-0.f).bits == 0x8000);
-  CHECK(half(1.f + 0x1p-11f).bits == 0x3c00);             // tie, even stays
-  CHECK(half(1.f + 0x1p-10f + 0x1p-11f).bits == 0x3c02);  // tie, odd rounds up
-  CHECK(half(std::numeric_limits<float>::denorm_min()).bits == 0);
-  CHECK(half(std::numeric_limits<float>::quiet_NaN()).bits == 0x7e00);
-  CHECK(half(-std::numeric_limits<float>::quiet_NaN()).bits == 0xfe00);
-  CHECK(is_half_nan(half(float_of(0x7f800001)).bits));  // sNaN with only low payload bits
-  CHECK(is_half_nan(half(std::numeric_limits<float>::signaling_NaN()).bits));
+  CHECK(f16(65504.f).bits == 0x7bff);
+  CHECK(f16(65519.996f).bits == 0x7bff);
+  CHECK(f16(65520.f).bits == 0x7c00);      // halfway to the next binade: ties to even = inf
+  CHECK(f16(-65520.f).bits == 0xfc00);
+  CHECK(f16(1e10f).bits == 0x7c00);
+  CHECK(f16(std::numeric_limits<float>::infinity()).bits == 0x7c00);
+  CHECK(f16(0x1p-24f).bits == 0x0001);     // smallest subnormal
+  CHECK(f16(0x1p-25f).bits == 0x0000);     // halfway below it: ties to even = 0
+  CHECK(f16(std::nextafter(0x1p-25f, 1.f)).bits == 0x0001);
+  CHECK(f16(0x1.8p-24f).bits == 0x0002);   // 1.5 * 2^-24: ties to even = 2
+  CHECK(f16(0x1.ff8p-15f).bits == 0x03ff);  // largest subnormal
+  CHECK(f16(0x1.ffcp-15f).bits == 0x0400);  // halfway above it: ties to even = min normal
+  CHECK(f16(0x1p-14f).bits == 0x0400);
+  CHECK(f16(-0.f).bits == 0x8000);
+  CHECK(f16(1.f + 0x1p-11f).bits == 0x3c00);             // tie, even stays
+  CHECK(f16(1.f + 0x1p-10f + 0x1p-11f).bits == 0x3c02);  // tie, odd rounds up
+  CHECK(f16(std::numeric_limits<float>::denorm_min()).bits == 0);
+  CHECK(f16(std::numeric_limits<float>::quiet_NaN()).bits == 0x7e00);
+  CHECK(f16(-std::numeric_limits<float>::quiet_NaN()).bits == 0xfe00);
+  CHECK(is_half_nan(f16(float_of(0x7f800001)).bits));  // sNaN with only low payload bits
+  CHECK(is_half_nan(f16(std::numeric_limits<float>::signaling_NaN()).bits));
 
   int failures = 0;
   for (float f : boundary_floats(decode_half, 0x7bff)) failures += !check_half(f);
@@ -317,28 +318,28 @@ TEST_CASE("bfloat16: float -> bfloat16 rounding") {
 }
 
 TEST_CASE("construction from double and integers goes through float") {
-  CHECK(half(1.0).bits == 0x3c00);
-  CHECK(half(3).bits == half(3.f).bits);
-  CHECK(half(70000).bits == 0x7c00);
-  CHECK(half(-7L).bits == half(-7.f).bits);
-  CHECK(half(static_cast<unsigned char>(200)).bits == half(200.f).bits);
-  CHECK(half(1e300).bits == 0x7c00);
+  CHECK(f16(1.0).bits == 0x3c00);
+  CHECK(f16(3).bits == f16(3.f).bits);
+  CHECK(f16(70000).bits == 0x7c00);
+  CHECK(f16(-7L).bits == f16(-7.f).bits);
+  CHECK(f16(static_cast<unsigned char>(200)).bits == f16(200.f).bits);
+  CHECK(f16(1e300).bits == 0x7c00);
   CHECK(bfloat16(1e300).bits == 0x7f80);
   CHECK(bfloat16(16777217LL).bits == bfloat16(16777216.f).bits);
   const double d = 0.1;
-  CHECK(half(d).bits == half(static_cast<float>(d)).bits);
-  CHECK(half(bfloat16(0.5f)).bits == 0x3800);
-  CHECK(bfloat16(half(0.5f)).bits == 0x3f00);
-  half h = 2;  // implicit, like a float
+  CHECK(f16(d).bits == f16(static_cast<float>(d)).bits);
+  CHECK(f16(bfloat16(0.5f)).bits == 0x3800);
+  CHECK(bfloat16(f16(0.5f)).bits == 0x3f00);
+  f16 h = 2;  // implicit, like a float
   bfloat16 b = 2.5;
   CHECK(static_cast<float>(h) == 2.f);
   CHECK(static_cast<float>(b) == 2.5f);
-  CHECK(static_cast<int>(half(7.75f)) == 7);
+  CHECK(static_cast<int>(f16(7.75f)) == 7);
 }
 
 TEST_CASE("comparisons go through float") {
-  const half one = 1.f, two = 2.f;
-  const half nan = std::numeric_limits<half>::quiet_NaN();
+  const f16 one = 1.f, two = 2.f;
+  const f16 nan = std::numeric_limits<f16>::quiet_NaN();
   CHECK(one < two);
   CHECK(two > one);
   CHECK(one <= one);
@@ -349,31 +350,31 @@ TEST_CASE("comparisons go through float") {
   CHECK(1.f == one);
   CHECK(one < 1.5);
   CHECK(2 > one);
-  CHECK(half(0.f) == half(-0.f));
+  CHECK(f16(0.f) == f16(-0.f));
   CHECK_FALSE(nan == nan);
   CHECK(nan != nan);
   CHECK_FALSE(nan < one);
   CHECK_FALSE(nan >= one);
   CHECK(bfloat16(1.f) == one);
   CHECK(bfloat16(3.f) > two);
-  CHECK(half(0.1f) != 0.1f);   // 0.1 is not a half
-  CHECK(half(0.1f) != 0.1);
+  CHECK(f16(0.1f) != 0.1f);   // 0.1 is not a f16
+  CHECK(f16(0.1f) != 0.1);
   const bfloat16 bone = 1.f;
   CHECK(bone <= 1);
 }
 
 TEST_CASE("unary minus and printing") {
-  CHECK((-half(1.5f)).bits == 0xbe00);
-  CHECK((-half(0.f)).bits == 0x8000);
+  CHECK((-f16(1.5f)).bits == 0xbe00);
+  CHECK((-f16(0.f)).bits == 0x8000);
   CHECK((-bfloat16(1.f)).bits == 0xbf80);
-  CHECK(is_half_nan((-std::numeric_limits<half>::quiet_NaN()).bits));
-  CHECK(-(-half(3.f)) == 3.f);
+  CHECK(is_half_nan((-std::numeric_limits<f16>::quiet_NaN()).bits));
+  CHECK(-(-f16(3.f)) == 3.f);
   std::ostringstream os;
-  os << half(0.5f) << ' ' << bfloat16(-2.f) << ' ' << std::numeric_limits<half>::max();
+  os << f16(0.5f) << ' ' << bfloat16(-2.f) << ' ' << std::numeric_limits<f16>::max();
   CHECK(os.str() == "0.5 -2 65504");
 }
 
-TEST_CASE_TEMPLATE("numeric_limits are consistent", T, half, bfloat16) {
+TEST_CASE_TEMPLATE("numeric_limits are consistent", T, f16, bfloat16) {
   using L = std::numeric_limits<T>;
   static_assert(L::is_specialized && L::is_signed && !L::is_integer && L::has_infinity && L::has_quiet_NaN);
   static_assert(std::numeric_limits<const T>::digits == L::digits);
@@ -399,11 +400,11 @@ TEST_CASE_TEMPLATE("numeric_limits are consistent", T, half, bfloat16) {
 }
 
 TEST_CASE("half: exact limit values") {
-  CHECK(static_cast<float>(std::numeric_limits<half>::max()) == 65504.f);
-  CHECK(static_cast<float>(std::numeric_limits<half>::min()) == 0x1p-14f);
-  CHECK(static_cast<float>(std::numeric_limits<half>::denorm_min()) == 0x1p-24f);
+  CHECK(static_cast<float>(std::numeric_limits<f16>::max()) == 65504.f);
+  CHECK(static_cast<float>(std::numeric_limits<f16>::min()) == 0x1p-14f);
+  CHECK(static_cast<float>(std::numeric_limits<f16>::denorm_min()) == 0x1p-24f);
   CHECK(static_cast<float>(std::numeric_limits<bfloat16>::max()) == 0x1.fep127f);
   CHECK(static_cast<float>(std::numeric_limits<bfloat16>::denorm_min()) == 0x1p-133f);
-  CHECK(std::numeric_limits<half>::digits == 11);
+  CHECK(std::numeric_limits<f16>::digits == 11);
   CHECK(std::numeric_limits<bfloat16>::digits == 8);
 }

@@ -4,6 +4,8 @@
 // random values over wide ranges, against long double libm.
 #include <doctest/doctest.h>
 
+#include "support/scale.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -59,7 +61,7 @@ struct worst {
   }
 };
 
-constexpr std::uint32_t stride = 4099;  // about 1 million float patterns
+constexpr std::uint32_t stride = 4099 * sinter_test::scale;  // about 1 million float patterns
 
 // Every stride-th float pattern, plus dense runs at both ends of [lo, hi].
 template <class Ours, class Ref>
@@ -175,8 +177,8 @@ void check_exact(Ours ours, Ref ref, F x, long& bad) {
     auto od = [](double x) { return m::name(x); };                                                     \
     auto rd = [](double x) { return ref(x); };                                                         \
     rng g;                                                                                             \
-    for (int i = 0; i < 200000; ++i) check_exact(od, rd, g.any(), bad);                                \
-    for (int i = 0; i < 200000; ++i) check_exact(od, rd, g.uniform(-1e17, 1e17) * 1e-6, bad);         \
+    for (int i = 0; i < 200000 / sinter_test::scale; ++i) check_exact(od, rd, g.any(), bad);                                \
+    for (int i = 0; i < 200000 / sinter_test::scale; ++i) check_exact(od, rd, g.uniform(-1e17, 1e17) * 1e-6, bad);         \
     const double sp[] = {0.0, -0.0, 0.5, -0.5, 1.5, 2.5, -2.5, 0x1p52, 0x1p52 + 1, -0x1p53 + 1,        \
                          std::numeric_limits<double>::infinity(), 0x1p-1074, -0x1p-1074,               \
                          std::numeric_limits<double>::quiet_NaN(), 0.49999999999999994};              \

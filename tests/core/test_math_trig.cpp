@@ -2,6 +2,8 @@
 // Reference: glibc's long double functions (64-bit mantissa).
 #include <doctest/doctest.h>
 
+#include "support/scale.hpp"
+
 #include <sinter/core/math/trig.hpp>
 
 #include <cmath>
@@ -128,7 +130,7 @@ long double l_sin(long double x) { return sinl(x); }
 long double l_cos(long double x) { return cosl(x); }
 long double l_tan(long double x) { return tanl(x); }
 
-constexpr std::uint64_t stride = 2039;  // ~2.1M float patterns per function
+constexpr std::uint64_t stride = 2039 * sinter_test::scale;  // ~2.1M float patterns per function
 
 }  // namespace
 
@@ -148,7 +150,7 @@ TEST_CASE("trig: sin cos tan float, whole range") {
 }
 
 TEST_CASE("trig: sin cos tan double") {
-  const int n = 200000;
+  const int n = 200000 / sinter_test::scale;
   SINTER_TEST_REPORT("sin |x| < 1", random_d(d_sin, l_sin, n, -30, 0, 1), bound_d);
   SINTER_TEST_REPORT("sin moderate", random_d(d_sin, l_sin, n, 0, 27, 2), bound_d);
   SINTER_TEST_REPORT("sin huge", random_d(d_sin, l_sin, n, 27, 1024, 3), bound_d);
@@ -218,10 +220,10 @@ long double l_atan(long double x) { return atanl(x); }
 
 TEST_CASE("trig: asin acos atan") {
   // Every 401st float bit pattern, restricted to [-1, 1] (~5M inputs each).
-  SINTER_TEST_REPORT("asinf sweep", sweep_f(f_asin, l_asin, 401, -1.0f, 1.0f), bound_f);
-  SINTER_TEST_REPORT("acosf sweep", sweep_f(f_acos, l_acos, 401, -1.0f, 1.0f), bound_f);
+  SINTER_TEST_REPORT("asinf sweep", sweep_f(f_asin, l_asin, 401 * sinter_test::scale, -1.0f, 1.0f), bound_f);
+  SINTER_TEST_REPORT("acosf sweep", sweep_f(f_acos, l_acos, 401 * sinter_test::scale, -1.0f, 1.0f), bound_f);
   SINTER_TEST_REPORT("atanf sweep", sweep_f(f_atan, l_atan, stride), bound_f);
-  const int n = 250000;
+  const int n = 250000 / sinter_test::scale;
   SINTER_TEST_REPORT("asin [-1,1]", uniform_d(d_asin, l_asin, n, -1, 1, 21), bound_d);
   SINTER_TEST_REPORT("asin small", random_d(d_asin, l_asin, n, -60, 0, 22), bound_d);
   SINTER_TEST_REPORT("asin near 1", uniform_d(d_asin, l_asin, n, 0.97, 1, 23), bound_d);
@@ -284,7 +286,7 @@ long double l_hypot(long double y, long double x) { return hypotl(y, x); }
 }  // namespace
 
 TEST_CASE("trig: atan2 hypot") {
-  const int n = 250000;
+  const int n = 250000 / sinter_test::scale;
   SINTER_TEST_REPORT("atan2f close", pairs<float>(f_atan2, l_atan2, n, -4, 4, 31), bound_f);
   SINTER_TEST_REPORT("atan2f all", pairs<float>(f_atan2, l_atan2, n, -149, 128, 32), bound_f);
   SINTER_TEST_REPORT("hypotf close", pairs<float>(f_hypot, l_hypot, n, -4, 4, 33), bound_f);

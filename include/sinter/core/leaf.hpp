@@ -23,7 +23,8 @@ namespace sinter::detail {
 template <std::size_t R>
 SINTER_HD SINTER_FORCEINLINE index_t row_offset(const extents<R>& idx, const extents<R>& strides) {
   index_t off = 0;
-  for (std::size_t d = 0; d + 1 < R; ++d) off += idx[d] * strides[d];
+  if constexpr (R > 1)
+    for (std::size_t d = 0; d != R - 1; ++d) off += idx[d] * strides[d];
   return off;
 }
 
@@ -258,7 +259,7 @@ template <class T, std::size_t R>
 std::string leaf_label(const extents<R>& s) {
   std::string out = dtype_name<std::remove_const_t<T>>();
   out += "[";
-  for (std::size_t d = 0; d < R; ++d) {
+  for (std::size_t d = 0; d != R; ++d) {
     if (d) out += ",";
     out += std::to_string(s[d]);
   }

@@ -118,7 +118,7 @@ struct div : arith<div> {
     if constexpr (std::is_integral_v<T>) {
       bool wrap = false;
       if constexpr (std::is_signed_v<T>) {
-        constexpr T lowest = std::numeric_limits<T>::min();
+        constexpr T lowest = math::limits<T>::min;
         wrap = (a == lowest) & (b == T(-1));
       }
       const T bs = (b == T(0)) | wrap ? T(1) : b;
@@ -136,7 +136,7 @@ struct mod : arith<mod> {
     if constexpr (std::is_integral_v<T>) {
       bool wrap = false;
       if constexpr (std::is_signed_v<T>) {
-        constexpr T lowest = std::numeric_limits<T>::min();
+        constexpr T lowest = math::limits<T>::min;
         wrap = (a == lowest) & (b == T(-1));
       }
       const T bs = (b == T(0)) | wrap ? T(1) : b;
@@ -301,7 +301,7 @@ struct isnan : predicate<isnan> {
 struct isinf : predicate<isinf> {
   SINTER_OP_NAME(isinf);
   template <class T> SINTER_HD static bool apply(T a) {
-    constexpr T inf = std::numeric_limits<T>::infinity();
+    constexpr T inf = math::limits<T>::infinity;
     if constexpr (std::is_floating_point_v<T>) return abs::apply(a) == inf;
     else return false;
   }
@@ -309,7 +309,7 @@ struct isinf : predicate<isinf> {
 struct isfinite : predicate<isfinite> {
   SINTER_OP_NAME(isfinite);
   template <class T> SINTER_HD static bool apply(T a) {
-    constexpr T largest = std::numeric_limits<T>::max();
+    constexpr T largest = math::limits<T>::max;
     if constexpr (std::is_floating_point_v<T>) return abs::apply(a) <= largest;
     else return true;
   }

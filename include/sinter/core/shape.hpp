@@ -34,7 +34,7 @@ struct extents {
   SINTER_HD constexpr const index_t* begin() const { return v; }
   SINTER_HD constexpr const index_t* end() const { return v + R; }
   SINTER_HD friend constexpr bool operator==(const extents& a, const extents& b) {
-    for (std::size_t i = 0; i < R; ++i)
+    for (std::size_t i = 0; i != R; ++i)
       if (a.v[i] != b.v[i]) return false;
     return true;
   }
@@ -46,7 +46,7 @@ namespace detail {
 template <std::size_t R>
 SINTER_HD constexpr index_t shape_size(const extents<R>& s) {
   index_t n = 1;
-  for (std::size_t d = 0; d < R; ++d) n *= s[d];
+  for (std::size_t d = 0; d != R; ++d) n *= s[d];
   return n;
 }
 
@@ -95,7 +95,7 @@ extents<(RA > RB ? RA : RB)> broadcast_shapes(const extents<RA>& a, const extent
                                                const char* what) {
   constexpr std::size_t R = RA > RB ? RA : RB;
   extents<R> out{};
-  for (std::size_t d = 0; d < R; ++d) {
+  for (std::size_t d = 0; d != R; ++d) {
     const index_t ea = d + RA >= R ? a[d + RA - R] : 1;
     const index_t eb = d + RB >= R ? b[d + RB - R] : 1;
     if (ea != eb && ea != 1 && eb != 1)
@@ -112,7 +112,7 @@ template <std::size_t RF, std::size_t RT>
 SINTER_HD constexpr extents<RT> broadcast_strides(const extents<RF>& s, const extents<RF>& st,
                                                   const extents<RT>& to) {
   extents<RT> out{};
-  for (std::size_t d = 0; d < RT; ++d) {
+  for (std::size_t d = 0; d != RT; ++d) {
     if (d + RF < RT) {
       out[d] = 0;
     } else {

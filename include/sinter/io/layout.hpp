@@ -26,7 +26,7 @@ struct print_grid {
   /// Number of shown elements (their row-major order is the grid's order).
   index_t size() const {
     index_t n = 1;
-    for (std::size_t d = 0; d < R; ++d) n *= static_cast<index_t>(shown[d].size());
+    for (std::size_t d = 0; d != R; ++d) n *= static_cast<index_t>(shown[d].size());
     return n;
   }
   /// Visit the multi-index of every shown element in row-major order.
@@ -34,7 +34,7 @@ struct print_grid {
   void for_each_index(F&& f) const {
     if (size() == 0) return;
     extents<R> pos{}, idx{};
-    for (std::size_t d = 0; d < R; ++d) idx[d] = shown[d][0];
+    for (std::size_t d = 0; d != R; ++d) idx[d] = shown[d][0];
     for (;;) {
       f(static_cast<const extents<R>&>(idx));
       std::size_t d = R;
@@ -57,7 +57,7 @@ print_grid<R> make_print_grid(const extents<R>& shape, index_t threshold, index_
   print_grid<R> g;
   g.shape = shape;
   const bool summary = shape_size(shape) > threshold;
-  for (std::size_t d = 0; d < R; ++d) {
+  for (std::size_t d = 0; d != R; ++d) {
     const index_t n = shape[d];
     g.elided[d] = summary && 2 * edgeitems < n;
     if (g.elided[d]) {

@@ -11,7 +11,7 @@
 /// are combined in one fixed pairwise order. The same input gives bitwise the
 /// same result for any number of threads.
 #include <cstddef>
-#include <vector>
+#include <memory>
 
 #include "../core/leaf.hpp"
 #include "../core/map_node.hpp"
@@ -92,8 +92,11 @@ A combine_partials(const A* p, std::size_t n) {
 
 /// Fold flat positions [s, s + len) of the bound node: tiles folded pairwise,
 /// tile results combined pairwise. Optionally the tiles run in parallel.
+/// Elements enter with index position - origin (argmin/argmax along an axis:
+/// the index within the reduced axes, origin = s).
 template <class Op, std::size_t R, class Node>
-auto reduce_range(const Node& node, const extents<R>& shape, index_t s, index_t len, bool parallel) {
+auto reduce_range(const Node& node, const extents<R>& shape, index_t s, index_t len, bool parallel,
+                  index_t origin = 0) {
   using V = typename Node::value_type;
   using A = typename Op::template acc_t<V>;
   if (len == 0) return Op::template identity<V>();
@@ -103,10 +106,11 @@ auto reduce_range(const Node& node, const extents<R>& shape, index_t s, index_t 
     const index_t b = s + t * tile_elems;
     const index_t e = b + tile_elems < s + len ? b + tile_elems : s + len;
     eval_range<V>(node, shape, b, e, buf);
-    return pairwise<Op>(buf, e - b, b);
+    return pairwise<Op>(buf, e - b, b - origin);
   };
   if (tiles == 1) return fold_tile(0);
-  std::vector<A> partial(static_cast<std::size_t>(tiles));
+  // unique_ptr, not std::vector: vector<bool> has no data() (any/all).
+  const std::unique_ptr<A[]> partial(new A[static_cast<std::size_t>(tiles)]);
   const index_t tasks = (tiles + tiles_per_task - 1) / tiles_per_task;
   auto run_task = [&](std::int64_t k) {
     const index_t t0 = k * tiles_per_task;
@@ -115,7 +119,7 @@ auto reduce_range(const Node& node, const extents<R>& shape, index_t s, index_t 
   };
   if (parallel && tasks > 1) default_pool().parallel_for(tasks, run_task);
   else for (index_t k = 0; k < tasks; ++k) run_task(k);
-  return combine_partials<Op>(partial.data(), partial.size());
+  return combine_partials<Op>(partial.get(), static_cast<std::size_t>(tiles));
 }
 
 }  // namespace sinter::detail::reduce_host

@@ -40,7 +40,7 @@ struct sum {
   template <class V> SINTER_HD static acc_t<V> identity() { return acc_t<V>(0); }
   template <class V> SINTER_HD static acc_t<V> lift(V v, index_t) { return static_cast<acc_t<V>>(static_cast<compute_t<V>>(v)); }
   template <class A> SINTER_HD static A combine(A a, A b) { return ops::add::apply(a, b); }
-  template <class V, class A> static result_t<V> finish(A a, index_t) { return static_cast<result_t<V>>(a); }
+  template <class V, class A> SINTER_HD static result_t<V> finish(A a, index_t) { return static_cast<result_t<V>>(a); }
 };
 
 /// prod: wraps for integers, as numpy.
@@ -51,7 +51,7 @@ struct prod {
   template <class V> SINTER_HD static acc_t<V> identity() { return acc_t<V>(1); }
   template <class V> SINTER_HD static acc_t<V> lift(V v, index_t) { return static_cast<acc_t<V>>(static_cast<compute_t<V>>(v)); }
   template <class A> SINTER_HD static A combine(A a, A b) { return ops::mul::apply(a, b); }
-  template <class V, class A> static result_t<V> finish(A a, index_t) { return static_cast<result_t<V>>(a); }
+  template <class V, class A> SINTER_HD static result_t<V> finish(A a, index_t) { return static_cast<result_t<V>>(a); }
 };
 
 /// min and max: NaN propagates (numpy.min); empty inputs are rejected by the caller.
@@ -72,7 +72,7 @@ struct extremum {
     if (nan_of(b)) return b;
     return Max ? (b > a ? b : a) : (b < a ? b : a);
   }
-  template <class V, class A> static result_t<V> finish(A a, index_t) { return static_cast<V>(a); }
+  template <class V, class A> SINTER_HD static result_t<V> finish(A a, index_t) { return static_cast<V>(a); }
 };
 using min = extremum<false>;
 using max = extremum<true>;
@@ -105,7 +105,7 @@ struct arg_extremum {
     if (a.value == b.value) return b.index < a.index ? b : a;
     return (Max ? b.value > a.value : b.value < a.value) ? b : a;
   }
-  template <class V, class A> static index_t finish(A a, index_t) { return a.index; }
+  template <class V, class A> SINTER_HD static index_t finish(A a, index_t) { return a.index; }
 };
 using argmin = arg_extremum<false>;
 using argmax = arg_extremum<true>;
@@ -118,8 +118,8 @@ struct logical_fold {
   template <class V> using result_t = bool;
   template <class V> SINTER_HD static bool identity() { return All; }
   template <class V> SINTER_HD static bool lift(V v, index_t) { return static_cast<bool>(static_cast<compute_t<V>>(v)); }
-  template <class A> SINTER_HD static bool combine(bool a, bool b) { return All ? (a && b) : (a || b); }
-  template <class V, class A> static bool finish(A a, index_t) { return a; }
+  SINTER_HD static bool combine(bool a, bool b) { return All ? (a && b) : (a || b); }
+  template <class V, class A> SINTER_HD static bool finish(A a, index_t) { return a; }
 };
 using any = logical_fold<false>;
 using all = logical_fold<true>;
@@ -134,7 +134,7 @@ struct count_nonzero {
     return static_cast<compute_t<V>>(v) != compute_t<V>(0) ? 1 : 0;
   }
   template <class A> SINTER_HD static A combine(A a, A b) { return a + b; }
-  template <class V, class A> static std::int64_t finish(A a, index_t) { return a; }
+  template <class V, class A> SINTER_HD static std::int64_t finish(A a, index_t) { return a; }
 };
 
 /// mean: the sum (pairwise, in floating_t) divided by the count.
@@ -145,7 +145,7 @@ struct mean {
   template <class V> SINTER_HD static acc_t<V> identity() { return acc_t<V>(0); }
   template <class V> SINTER_HD static acc_t<V> lift(V v, index_t) { return static_cast<acc_t<V>>(static_cast<compute_t<V>>(v)); }
   template <class A> SINTER_HD static A combine(A a, A b) { return a + b; }
-  template <class V, class A> static result_t<V> finish(A a, index_t n) {
+  template <class V, class A> SINTER_HD static result_t<V> finish(A a, index_t n) {
     return static_cast<result_t<V>>(a / static_cast<A>(n));
   }
 };

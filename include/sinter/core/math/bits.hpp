@@ -34,6 +34,18 @@ SINTER_HD SINTER_FORCEINLINE F from_bits(uint_of_t<F> u) {
   return x;
 }
 
+/// std::numeric_limits values as constants that device code may read.
+/// (Calling numeric_limits' functions inside a __host__ __device__ function
+/// is a host call under nvcc; initialising these members at class scope is not.)
+template <class T>
+struct limits {
+  static constexpr T lowest = std::numeric_limits<T>::lowest();
+  static constexpr T min = std::numeric_limits<T>::min();
+  static constexpr T max = std::numeric_limits<T>::max();
+  static constexpr T infinity = std::numeric_limits<T>::infinity();
+  static constexpr T quiet_nan = std::numeric_limits<T>::quiet_NaN();
+};
+
 /// Branch-free select: `c ? a : b`, written so compilers emit a blend.
 template <class T>
 SINTER_HD SINTER_FORCEINLINE T select(bool c, T a, T b) {
@@ -156,7 +168,7 @@ SINTER_HD SINTER_FORCEINLINE std::uint32_t lt_mask(float a, float b) {
 template <class F>
 SINTER_HD SINTER_FORCEINLINE mask_of_t<F> nan_mask(F x) {
   using U = uint_of_t<F>;
-  const U inf = to_bits(std::numeric_limits<F>::infinity());
+  const U inf = to_bits(limits<F>::infinity);
   return U(0) - ((inf - (to_bits(x) & ~fp_traits<F>::sign_mask)) >> (8 * sizeof(U) - 1));
 }
 

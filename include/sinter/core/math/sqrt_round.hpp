@@ -119,10 +119,11 @@ template <class F>
 SINTER_HD SINTER_FORCEINLINE F sqrt(F x) {
   const F r = sqrt_positive(x);
   // +-0, +inf and NaN map to themselves; negatives to NaN.
-  const F big = std::numeric_limits<F>::max();
+  constexpr F big = limits<F>::max;
   const F out = blend(lt_mask(F(0), x) & ~lt_mask(big, x) & ~nan_mask(x), r, x);
   // x < -0 is false for both zeros, also in the sign-of-difference form.
-  return blend(lt_mask(x, F(-0.0)) & ~nan_mask(x), std::numeric_limits<F>::quiet_NaN(), out);
+  constexpr F qnan = limits<F>::quiet_nan;
+  return blend(lt_mask(x, F(-0.0)) & ~nan_mask(x), qnan, out);
 }
 
 SINTER_HD SINTER_FORCEINLINE float rsqrt(float x) {
@@ -135,15 +136,17 @@ SINTER_HD SINTER_FORCEINLINE float rsqrt(float x) {
   rs = rs * (1.5 - hx * rs * rs);
   rs = rs * (1.5 - hx * rs * rs);
   const float r = static_cast<float>(rs);
-  const float inf = std::numeric_limits<float>::infinity();
+  constexpr float inf = limits<float>::infinity;
   // 0 -> +-inf, inf -> 0, NaN -> NaN, negative -> NaN.
   const float out = blend(lt_mask(0.0f, x) & lt_mask(x, inf), r, 1.0f / x);
-  return blend(lt_mask(x, 0.0f), std::numeric_limits<float>::quiet_NaN(), out);
+  constexpr float qnan = limits<float>::quiet_nan;
+  return blend(lt_mask(x, 0.0f), qnan, out);
 }
 
 SINTER_HD SINTER_FORCEINLINE double rsqrt(double x) {
   const double out = 1.0 / sqrt(x);
-  return blend(lt_mask(x, -0.0) & ~nan_mask(x), std::numeric_limits<double>::quiet_NaN(), out);
+  constexpr double qnan = limits<double>::quiet_nan;
+  return blend(lt_mask(x, -0.0) & ~nan_mask(x), qnan, out);
 }
 
 }  // namespace impl

@@ -29,6 +29,8 @@ namespace detail {
 /// "1073741824", "512M", "4G", "64K" (binary units) → bytes; throws value_error.
 inline std::size_t parse_memory_size(const std::string& s) {
   if (s.empty()) throw value_error("memory size: empty");
+  if (s.find_first_not_of("0123456789") == 0)
+    throw value_error("memory size: '" + s + "' is not a number of bytes (e.g. 512M, 4G)");
   std::size_t pos = 0;
   unsigned long long v = 0;
   try {

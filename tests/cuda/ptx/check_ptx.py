@@ -1,0 +1,272 @@
+#!/usr/bin/env python3
+"""The PTX fusion proof: no GPU needed.
+
+For each `// @case` of ptx_cases.cu, compile the case to PTX (nvcc -ptx) and
+check what the generated code does, per expression:
+  - exactly one kernel (.entry);
+  - on the vector path, the stated number of vector loads (ld.global.v2/.v4)
+    and vector stores per step, present once per index width (the kernel
+    holds a 32-bit and a 64-bit index version, so twice the stated count);
+  - ptxas -v -warn-spills: no spill, and at most max_regs registers where the
+    case states a ceiling.
+Reduction cases (`kind=reduce`) run CUB's kernels instead (several .entry,
+CUB's own load widths), so they check the loops: in every kernel, the
+instructions inside a loop (between a label and a backward branch to it)
+hold global loads, a multiple of `loads` of them (each element reads each
+input once), and at most `stores` global stores (0: no intermediate array;
+CUB writes one partial per block after its loop).
+Prints a markdown table (and writes it with --table); exit status 1 if any
+case fails, 2 on a usage or tool error.
+
+  python3 check_ptx.py --nvcc nvcc --include include [--table out.md] [--jobs 2]
+"""
+import argparse
+import concurrent.futures
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ARCH = "sm_90"
+INDEX_WIDTHS = 2  # the kernel body is instantiated for uint32 and int64 indices
+
+CASE_RE = re.compile(r"^\s*#(?:el)?if\s+SINTER_PTX_CASE\s*==\s*(\d+)")
+EXPECT_RE = re.compile(r"^\s*//\s*@case\s+(.*)$")
+# An instruction's opcode: optional predicate, then ld/st with its qualifiers.
+MEM_RE = re.compile(r"^\s*(?:@!?%\w+\s+)?((?:ld|st)(?:\.[\w:]+)+)\s")
+ENTRY_RE = re.compile(r"^\s*(?:\.visible\s+|\.weak\s+)?\.entry\s")
+EMPTY_KERNEL_RE = re.compile(r"_ZN3cub\w*EmptyKernel")
+LABEL_RE = re.compile(r"^(\$\w+):")
+BRA_RE = re.compile(r"^\s*(?:@!?%\w+\s+)?bra(?:\.uni)?\s+(\$\w+);")
+REGS_RE = re.compile(r"Used (\d+) registers")
+SPILL_RE = re.compile(r"(\d+) bytes spill stores, (\d+) bytes spill loads")
+STACK_RE = re.compile(r"(\d+) bytes stack frame")
+STATE_SPACES = {"global", "local", "shared", "param", "const", "tex"}
+
+
+def parse_cases(source):
+    """[(number, {expr, loads, stores, max_regs?, distinct?})] in file order."""
+    cases, current = [], None
+    with open(source, encoding="utf-8") as f:
+        for line in f:
+            m = CASE_RE.match(line)
+            if m:
+                current = int(m.group(1))
+                continue
+            m = EXPECT_RE.match(line)
+            if m and current is not None:
+                fields = {}
+                for part in m.group(1).split("|"):
+                    key, _, value = part.strip().partition("=")
+                    fields[key.strip()] = value.strip()
+                for key in ("loads", "stores", "max_regs", "distinct"):
+                    if key in fields:
+                        fields[key] = int(fields[key])
+                if "expr" not in fields or "loads" not in fields or "stores" not in fields:
+                    raise SystemExit(f"{source}: case {current}: @case needs expr, loads, stores")
+                cases.append((current, fields))
+                current = None
+    return cases
+
+
+def count_ptx(ptx):
+    """Kernels, and global memory accesses split into vector and scalar."""
+    out = {"entries": 0, "vld": 0, "vst": 0, "sld": 0, "sst": 0, "widths": set()}
+    for line in ptx.splitlines():
+        if ENTRY_RE.match(line):
+            # CUB's EmptyKernel (it queries the PTX version) is emitted in every
+            # file that includes CUB (sinter/reduce/cuda.hpp does): no code, not a pass.
+            if not EMPTY_KERNEL_RE.search(line):
+                out["entries"] += 1
+            continue
+        m = MEM_RE.match(line)
+        if not m:
+            continue
+        parts = m.group(1).split(".")
+        op, quals = parts[0], parts[1:]
+        space = next((q for q in quals if q in STATE_SPACES), "generic")
+        if space not in ("global", "generic"):
+            continue
+        vec = next((q for q in quals if re.fullmatch(r"v\d+", q)), None)
+        if vec:
+            out["vld" if op == "ld" else "vst"] += 1
+            out["widths"].add(f"{vec}.{quals[-1]}")
+        else:
+            out["sld" if op == "ld" else "sst"] += 1
+    return out
+
+
+def count_loops(ptx):
+    """Global loads and stores inside loops (label .. backward branch), all kernels."""
+    out = {"loop_ld": 0, "loop_st": 0, "loops": 0}
+    kernels, cur = [], None
+    for line in ptx.splitlines():
+        if ENTRY_RE.match(line):
+            cur = []
+            kernels.append(cur)
+        elif cur is not None:
+            cur.append(line)
+    for body in kernels:
+        labels, loops = {}, []
+        for i, line in enumerate(body):
+            m = LABEL_RE.match(line)
+            if m:
+                labels[m.group(1)] = i
+                continue
+            m = BRA_RE.match(line)
+            if m and m.group(1) in labels:  # defined above: a backward branch
+                loops.append((labels[m.group(1)], i))
+        inside = set()
+        for a, b in loops:
+            inside.update(range(a, b + 1))
+        out["loops"] += len(loops)
+        for i in sorted(inside):
+            m = MEM_RE.match(body[i])
+            if not m:
+                continue
+            parts = m.group(1).split(".")
+            space = next((q for q in parts[1:] if q in STATE_SPACES), "generic")
+            if space in ("global", "generic"):
+                out["loop_ld" if parts[0] == "ld" else "loop_st"] += 1
+    return out
+
+
+def run(cmd):
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        lines = (r.stdout + r.stderr).splitlines()
+        more = f"\n... ({len(lines) - 20} more lines)" if len(lines) > 20 else ""
+        raise RuntimeError(" ".join(cmd) + "\n" + "\n".join(lines[:20]) + more)
+    return r.stdout + r.stderr
+
+
+def check_case(number, exp, args, workdir):
+    ptx_path = os.path.join(workdir, f"case{number}.ptx")
+    t0 = time.monotonic()
+    run([args.nvcc, "-ptx", f"-arch={ARCH}", "-std=c++20", "--extended-lambda",
+         f"-I{args.include}", f"-DSINTER_PTX_CASE={number}", args.source, "-o", ptx_path])
+    with open(ptx_path, encoding="utf-8") as f:
+        text = f.read()
+    c = count_ptx(text)
+    c.update(count_loops(text))
+    info = run([args.ptxas, f"-arch={ARCH}", "-v", "-warn-spills", ptx_path,
+                "-o", os.path.join(workdir, f"case{number}.cubin")])
+    regs = [int(x) for x in REGS_RE.findall(info)]
+    spills = sum(int(s) + int(l) for s, l in SPILL_RE.findall(info))
+    c["regs"] = max(regs) if regs else -1
+    c["spills"] = spills
+    # A stack frame is not a spill: CUDA's sinf/cosf keep the Payne-Hanek
+    # reduction of huge arguments in a local array. Reported, not failed.
+    c["stack"] = max((int(x) for x in STACK_RE.findall(info)), default=0)
+    c["seconds"] = time.monotonic() - t0
+
+    problems = []
+    if exp.get("kind") == "reduce":
+        if c["loop_ld"] == 0 or c["loop_ld"] % exp["loads"]:
+            problems.append(f"{c['loop_ld']} global loads in loops, expected a non-zero multiple of {exp['loads']}")
+        if c["loop_st"] > exp["stores"]:
+            problems.append(f"{c['loop_st']} global stores in loops, expected at most {exp['stores']}")
+        if c["spills"] or "spilled" in info:
+            problems.append(f"{c['spills']} bytes of register spills")
+        return c, problems
+    if c["entries"] != 1:
+        problems.append(f"{c['entries']} kernels, expected 1")
+    if c["vld"] != exp["loads"] * INDEX_WIDTHS:
+        problems.append(f"{c['vld']} vector loads, expected {exp['loads']} x {INDEX_WIDTHS}")
+    if c["vst"] != exp["stores"] * INDEX_WIDTHS:
+        problems.append(f"{c['vst']} vector stores, expected {exp['stores']} x {INDEX_WIDTHS}")
+    if c["spills"] or "spilled" in info:
+        problems.append(f"{c['spills']} bytes of register spills")
+    if c["regs"] < 0:
+        problems.append("ptxas reported no register count")
+    if "max_regs" in exp and c["regs"] > exp["max_regs"]:
+        problems.append(f"{c['regs']} registers, expected at most {exp['max_regs']}")
+    return c, problems
+
+
+def table(rows):
+    head = ("| # | expression | kernels | vector loads | vector stores | widths "
+            "| scalar loads | registers | spills |")
+    lines = [head, "|---|---|---|---|---|---|---|---|---|"]
+    for number, exp, c, problems in rows:
+        if c is None:
+            lines.append(f"| {number} | {exp['expr']} | error | | | | | | |")
+            continue
+        if exp.get("kind") == "reduce":
+            mark = " **FAIL**" if problems else ""
+            lines.append(
+                f"| {number} | {exp['expr']}{mark} | {c['entries']} (CUB) | {c['loop_ld']} global loads in "
+                f"{c['loops']} loops (multiple of {exp['loads']}) | {c['loop_st']} global stores in loops "
+                f"| {', '.join(sorted(c['widths']))} | {c['sld']} | {c['regs']} | {c['spills']} |")
+            continue
+        eq = lambda got, want: "=" if got == want * INDEX_WIDTHS else "≠"
+        loads = f"{c['vld']} {eq(c['vld'], exp['loads'])} {exp['loads']}×2"
+        if exp.get("distinct", exp["loads"]) != exp["loads"]:
+            loads += f" ({exp['distinct']} distinct inputs)"
+        regs = str(c["regs"]) + (f" (≤ {exp['max_regs']})" if "max_regs" in exp else "")
+        mark = " **FAIL**" if problems else ""
+        spills = str(c["spills"]) + (f" ({c['stack']} B stack)" if c["stack"] else "")
+        lines.append(
+            f"| {number} | {exp['expr']}{mark} | {c['entries']} | {loads} | "
+            f"{c['vst']} {eq(c['vst'], exp['stores'])} {exp['stores']}×2 | {', '.join(sorted(c['widths']))} | "
+            f"{c['sld']} | {regs} | {spills} |")
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--nvcc", default="nvcc", help="nvcc to use (default: nvcc on PATH)")
+    p.add_argument("--ptxas", help="ptxas to use (default: next to nvcc, else on PATH)")
+    p.add_argument("--include", required=True, help="sinter's include directory")
+    p.add_argument("--source", default=os.path.join(HERE, "ptx_cases.cu"))
+    p.add_argument("--table", help="also write the markdown table to this file")
+    p.add_argument("--jobs", type=int, default=2, help="parallel compiles (at most 2)")
+    p.add_argument("--case", type=int, action="append", help="only these cases")
+    args = p.parse_args()
+
+    args.nvcc = shutil.which(args.nvcc) or args.nvcc
+    if not os.path.isfile(args.nvcc):
+        print(f"check_ptx: nvcc not found: {args.nvcc}", file=sys.stderr)
+        return 2
+    if not args.ptxas:
+        beside = os.path.join(os.path.dirname(args.nvcc), "ptxas")
+        args.ptxas = beside if os.path.isfile(beside) else (shutil.which("ptxas") or "ptxas")
+    cases = parse_cases(args.source)
+    if args.case:
+        cases = [cs for cs in cases if cs[0] in args.case]
+    if not cases:
+        print("check_ptx: no cases", file=sys.stderr)
+        return 2
+
+    rows, failed = [], 0
+    t0 = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="sinter_ptx_") as work, \
+            concurrent.futures.ThreadPoolExecutor(max_workers=max(1, min(2, args.jobs))) as pool:
+        futures = [(n, e, pool.submit(check_case, n, e, args, work)) for n, e in cases]
+        for number, exp, fut in futures:
+            try:
+                c, problems = fut.result()
+            except RuntimeError as err:
+                c, problems = None, [f"compile failed:\n{err}"]
+            rows.append((number, exp, c, problems))
+            if problems:
+                failed += 1
+                for pr in problems:
+                    print(f"FAIL case {number} ({exp['expr']}): {pr}", file=sys.stderr)
+
+    md = table(rows)
+    print(md, end="")
+    print(f"{len(rows) - failed}/{len(rows)} cases pass ({time.monotonic() - t0:.1f} s, "
+          f"nvcc -ptx -arch={ARCH}, ptxas -v -warn-spills)")
+    if args.table:
+        with open(args.table, "w", encoding="utf-8") as f:
+            f.write(md)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

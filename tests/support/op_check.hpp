@@ -1,0 +1,535 @@
+#pragma once
+// Shared machinery of the op tests (tests/core/test_ops_*.cpp).
+//
+// `check<P, In...>(op(name, f, ref, domains, tol), op(...), ...)` checks a
+// group of ops of one result type: `f` builds the sinter expression from
+// rank-2 views of the inputs, `ref` is an independent scalar reference in
+// long double (called with a tag of the result type and the exact input
+// values). The inputs are random (fixed seed) with NaN, ±inf, ±0, denormals
+// and integer extremes injected, and are laid out in every way the catalogue
+// below knows (contiguous, step 2 and 3, reversed, misaligned by one element,
+// transposed, broadcast row / column / 1x1, strided output).
+//
+// Compile time: an expression assignment costs ~0.3 s of g++ -O2 each, and
+// ops x dtypes x policies is over a thousand. So the ops of a group are fused
+// into one expression, `where(sel == 0, f0(x), where(sel == 1, f1(x), ...))`,
+// with `sel` a broadcast 1x1 array set to the op under test: one
+// instantiation per (group, input types, policy), ops and layouts chosen at
+// run time. Everything that does not depend on the expression (data,
+// reference loop, comparison) is compiled once, not per op.
+//
+// Floating results are compared in ULPs of the result type against the
+// unrounded reference (0.5 ULP = correctly rounded); NaN where the reference is
+// NaN and infinities exactly. Integer and bool results are compared exactly.
+#include <sinter/sinter.hpp>
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <random>
+#include <iomanip>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <type_traits>
+#include <vector>
+
+namespace op_test {
+
+namespace st = sinter;
+using ld = long double;
+using st::index_t;
+
+// ---- types -------------------------------------------------------------------
+
+template <class T> struct tag { using type = T; };
+template <class... T> struct type_list {};
+
+template <class... T, class F>
+void for_each_type(type_list<T...>, F&& f) {
+  (f(tag<T>{}), ...);
+}
+
+using int_types = type_list<std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t,
+                            std::uint16_t, std::uint32_t, std::uint64_t>;
+using float_types = type_list<float, double, st::half, st::bfloat16>;
+/// Everything but bool: what arithmetic accepts.
+using numeric_types = type_list<std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t,
+                                std::uint16_t, std::uint32_t, std::uint64_t, float, double, st::half,
+                                st::bfloat16>;
+/// Integers and bool: what bitwise ops accept.
+using bitwise_types = type_list<bool, std::int8_t, std::int16_t, std::int32_t, std::int64_t,
+                                std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t>;
+using all_types = type_list<bool, std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t,
+                            std::uint16_t, std::uint32_t, std::uint64_t, float, double, st::half,
+                            st::bfloat16>;
+
+template <class T>
+inline constexpr bool is_float_v = std::is_floating_point_v<T> || st::is_half_like_v<T>;
+template <class T>
+inline constexpr bool is_int_v = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+
+/// The exact value of an element as long double (x86 long double holds every int64/uint64).
+template <class T>
+ld to_ld(T v) {
+  if constexpr (st::is_half_like_v<T>) return static_cast<ld>(static_cast<float>(v));
+  else return static_cast<ld>(v);
+}
+
+/// A value as element type T (the caller keeps integer targets in range).
+template <class T>
+T from_ld(ld x) {
+  if constexpr (st::is_half_like_v<T>) return T(static_cast<float>(x));
+  else return static_cast<T>(x);
+}
+
+/// x rounded to the type C (as an operand converted to the type an op computes in).
+template <class C>
+ld in(ld x) {
+  if constexpr (std::is_same_v<C, bool>) return x != 0 ? 1 : 0;  // NaN is true
+  else return to_ld(from_ld<C>(x));
+}
+
+/// The type an op of result R computes in: float for half/bfloat16 (documented).
+template <class R>
+using compute_of = std::conditional_t<st::is_half_like_v<R>, float, R>;
+
+/// Integer wrap-around to R of an exact integer given as two's complement bits.
+template <class R>
+ld wrap(std::uint64_t bits) {
+  return static_cast<ld>(static_cast<R>(bits));  // modular since C++20
+}
+template <class R>
+std::uint64_t bits_of(ld x) {  // x an integer value of R (or of a type R converts from exactly)
+  if (x < 0) return static_cast<std::uint64_t>(static_cast<std::int64_t>(x));
+  return static_cast<std::uint64_t>(x);
+}
+
+// ---- tolerances -------------------------------------------------------------
+
+/// A bound on the error of a floating result, in ULPs of the result type.
+/// 0.5 is "correctly rounded"; the slack above it absorbs the reference's own
+/// long double rounding (64-bit mantissa) when the result type is double.
+struct ulps {
+  double f32_64;
+  double f16;
+  bool signed_zero = false;  // also require the sign of a zero result to match
+};
+inline constexpr double correctly_rounded = 0.501;
+/// Exact, the sign of zero included.
+inline constexpr ulps exact{0, 0, true};
+/// Exact value, either sign of zero.
+inline constexpr ulps exact_value{0, 0, false};
+inline constexpr ulps rounded{correctly_rounded, correctly_rounded};
+/// A ULP bound of a math function: `ulps32_64` for float and double; 16-bit
+/// results are computed in float and rounded once more, so 1 half ULP.
+constexpr ulps math_ulps(double ulps32_64) { return {ulps32_64, 1.0}; }
+
+/// What the comparison needs to know of the result type.
+struct type_info {
+  const char* name;
+  bool is_float;
+  bool half_like;
+  int digits, min_exponent, max_exponent;
+  ld max;
+};
+template <class R>
+type_info info_of() {
+  if constexpr (is_float_v<R>) {
+    using L = std::numeric_limits<R>;
+    return {st::dtype_name<R>(), true, st::is_half_like_v<R>, L::digits, L::min_exponent,
+            L::max_exponent, to_ld(L::max())};
+  } else {
+    return {st::dtype_name<R>(), false, false, 0, 0, 0, 0};
+  }
+}
+
+/// Error of `got` against the unrounded `ref`, in ULPs of the result type;
+/// infinity for a NaN / infinity mismatch. Overflow is measured on an
+/// extended scale where infinity sits at 2^max_exponent.
+inline double ulp_error(const type_info& t, ld got, ld ref) {
+  const bool gn = std::isnan(got), rn = std::isnan(ref);
+  if (gn || rn) return gn == rn ? 0.0 : HUGE_VAL;
+  if (std::isinf(ref)) return got == ref ? 0.0 : HUGE_VAL;
+  const ld top = std::ldexp(ld{1}, t.max_exponent);
+  const ld ulp_top = std::ldexp(ld{1}, t.max_exponent - t.digits);
+  const ld g = std::isinf(got) ? std::copysign(top, got) : got;
+  ld r = ref;
+  if (std::fabs(r) >= t.max + ulp_top / 2) r = std::copysign(top, r);  // rounds to inf
+  int e = 0;
+  (void)std::frexp(std::min(std::fabs(r), t.max), &e);
+  e = std::max(e, t.min_exponent);
+  const ld u = std::ldexp(ld{1}, e - t.digits);
+  return static_cast<double>(std::fabs(g - r) / u);
+}
+
+inline bool close(const type_info& t, ld got, ld ref, const ulps& tol, double* err) {
+  if (!t.is_float) {
+    *err = got == ref ? 0.0 : HUGE_VAL;
+    return got == ref;
+  }
+  *err = ulp_error(t, got, ref);
+  if (*err > (t.half_like ? tol.f16 : tol.f32_64)) return false;
+  if (tol.signed_zero && got == 0 && ref == 0 && std::signbit(got) != std::signbit(ref)) {
+    *err = HUGE_VAL;
+    return false;
+  }
+  return true;
+}
+
+// ---- random data ------------------------------------------------------------
+
+/// Where an operand's values come from. Floats: uniform in [lo, hi] (or
+/// sign * 10^U(lo, hi) when `log_scale`), ints: uniform in [lo, hi] clamped to
+/// the type, or the full range. `special_rate` of the values are replaced by
+/// specials (NaN, ±inf, ±0, denormals, extremes, ±1, ±0.5 for floats; min, max,
+/// 0, ±1 for ints), `zero_rate` by 0, `halves_rate` rounded to a multiple of 0.5.
+struct domain {
+  double lo = -1e3, hi = 1e3;
+  bool int_full = true;  // ints: the whole range of the type
+  bool log_scale = false;
+  double neg_rate = 0.5;  // log_scale: fraction negated
+  double special_rate = 0.1;
+  double zero_rate = 0.0;
+  double halves_rate = 0.0;
+  double integral_rate = 0.0;  // floats: fraction rounded to an integer
+  bool nonfinite = true;       // floats: allow NaN and inf among the specials
+};
+inline domain dom(double lo, double hi) {
+  domain d;
+  d.lo = lo;
+  d.hi = hi;
+  d.int_full = false;
+  return d;
+}
+inline domain log_dom(double lo_exp, double hi_exp, double neg_rate = 0.5) {
+  domain d;
+  d.lo = lo_exp;
+  d.hi = hi_exp;
+  d.log_scale = true;
+  d.neg_rate = neg_rate;
+  d.int_full = false;
+  return d;
+}
+
+template <class T>
+T random_value(std::mt19937_64& g, const domain& d) {
+  std::uniform_real_distribution<double> u01(0.0, 1.0);
+  if constexpr (std::is_same_v<T, bool>) {
+    return (g() & 1u) != 0;
+  } else if constexpr (is_int_v<T>) {
+    using L = std::numeric_limits<T>;
+    const double p = u01(g);
+    if (p < d.zero_rate) return T(0);
+    if (p < d.zero_rate + d.special_rate) {
+      const T sp[] = {L::min(), L::max(), T(0), T(1), static_cast<T>(-1), static_cast<T>(L::min() + 1),
+                      static_cast<T>(L::max() - 1)};
+      return sp[g() % (std::is_signed_v<T> ? 7u : 4u)];
+    }
+    if (d.int_full) return static_cast<T>(g());
+    const double lo = std::max(d.lo, static_cast<double>(L::min()));
+    const double hi = std::min(d.hi, static_cast<double>(L::max()));
+    const auto ilo = static_cast<std::int64_t>(std::ceil(lo));
+    const auto ihi = static_cast<std::int64_t>(std::floor(hi));
+    if (ihi <= ilo) return static_cast<T>(ilo);
+    const auto span = static_cast<std::uint64_t>(ihi - ilo) + 1;
+    return static_cast<T>(static_cast<std::uint64_t>(ilo) + g() % span);
+  } else {
+    using L = std::numeric_limits<T>;
+    const double p = u01(g);
+    if (p < d.zero_rate) return T(0.0f);
+    if (p < d.zero_rate + d.special_rate) {
+      const ld inf = std::numeric_limits<ld>::infinity();
+      const ld sp[] = {0.0L, -0.0L, to_ld(L::denorm_min()), -to_ld(L::denorm_min()),
+                       to_ld(L::min()) / 2, -to_ld(L::min()) * 3 / 4, to_ld(L::min()),
+                       to_ld(L::max()), to_ld(L::lowest()), 1.0L, -1.0L, 0.5L, -0.5L, 2.5L, -1.5L,
+                       std::numeric_limits<ld>::quiet_NaN(), inf, -inf};
+      const std::size_t n = d.nonfinite ? std::size(sp) : std::size(sp) - 3;
+      return from_ld<T>(sp[g() % n]);
+    }
+    double x;
+    if (d.log_scale) {
+      x = std::pow(10.0, d.lo + (d.hi - d.lo) * u01(g));
+      if (u01(g) < d.neg_rate) x = -x;
+    } else {
+      x = d.lo + (d.hi - d.lo) * u01(g);
+    }
+    const double q = u01(g);
+    if (q < d.halves_rate) x = std::round(x * 2) / 2;
+    else if (q < d.halves_rate + d.integral_rate) x = std::round(x);
+    return from_ld<T>(x);
+  }
+}
+
+// ---- layouts ----------------------------------------------------------------
+
+enum class kind { contiguous, step2, step3, reversed, misaligned, transposed };
+
+struct operand_layout {
+  st::extents<2> shape;
+  kind k;
+};
+
+struct layout_case {
+  std::string name;
+  st::extents<2> out;
+  std::vector<operand_layout> in;
+  kind out_kind;
+};
+
+/// Strides, buffer length and offset of the first element for a layout.
+struct placement {
+  st::extents<2> strides{};
+  index_t len = 0, base = 0;
+};
+inline placement place(const operand_layout& l) {
+  const index_t r = l.shape[0], c = l.shape[1], n = r * c;
+  switch (l.k) {
+    case kind::contiguous: return {{c, 1}, n, 0};
+    case kind::step2: return {{2 * c, 2}, 2 * n, 0};
+    case kind::step3: return {{3 * c, 3}, 3 * n, 0};
+    case kind::reversed: return {{-c, -1}, n, n > 0 ? n - 1 : 0};
+    case kind::misaligned: return {{c, 1}, n + 1, 1};
+    case kind::transposed: return {{1, r}, n, 0};
+  }
+  return {};
+}
+
+/// Offset of element (i, j) of a layout broadcast to `out`.
+inline index_t offset(const operand_layout& l, const placement& p, const st::extents<2>& out,
+                      index_t i, index_t j) {
+  const index_t s0 = l.shape[0] == 1 && out[0] != 1 ? 0 : p.strides[0];
+  const index_t s1 = l.shape[1] == 1 && out[1] != 1 ? 0 : p.strides[1];
+  return p.base + i * s0 + j * s1;
+}
+
+/// Sizes 0, 1, 7, 64 in every layout, 2-D 0x3, transposed and broadcasts on
+/// 8x8 and 7x9; with `big`, 1000003 elements contiguous and a 512x512
+/// strided pass (both above par's threshold, so par runs threaded on both paths).
+inline std::vector<layout_case> layouts(std::size_t N, bool big) {
+  std::vector<layout_case> v;
+  auto all = [N](st::extents<2> s, kind k) { return std::vector<operand_layout>(N, {s, k}); };
+  for (index_t n : {0, 1, 7, 64}) {
+    const st::extents<2> s{1, n};
+    const std::string sz = " n=" + std::to_string(n);
+    v.push_back({"contiguous" + sz, s, all(s, kind::contiguous), kind::contiguous});
+    auto steps = all(s, kind::step2);
+    for (std::size_t i = 1; i < N; i += 2) steps[i].k = kind::step3;
+    v.push_back({"step 2/3" + sz, s, steps, kind::contiguous});
+    v.push_back({"reversed, output step 2" + sz, s, all(s, kind::reversed), kind::step2});
+    v.push_back({"misaligned, output reversed" + sz, s, all(s, kind::misaligned), kind::reversed});
+  }
+  const st::extents<2> sq{8, 8};
+  auto t = all(sq, kind::contiguous);
+  t[0].k = kind::transposed;
+  v.push_back({"transposed 8x8, output transposed", sq, t, kind::transposed});
+  v.push_back({"2-D 0x3", {0, 3}, all({0, 3}, kind::step2), kind::contiguous});
+  if (N == 1) {
+    v.push_back({"row {1,8} broadcast to 8x8", sq, {{{1, 8}, kind::step2}}, kind::contiguous});
+    v.push_back({"column {8,1} broadcast to 8x8", sq, {{{8, 1}, kind::reversed}}, kind::step3});
+    v.push_back({"1x1 broadcast to 7x9", {7, 9}, {{{1, 1}, kind::misaligned}}, kind::contiguous});
+  } else {
+    auto row = all(sq, kind::contiguous);
+    row[1] = {{1, 8}, kind::step2};
+    v.push_back({"8x8 with row {1,8}", sq, row, kind::contiguous});
+    auto outer = all({1, 8}, kind::reversed);
+    outer[0] = {{8, 1}, kind::contiguous};
+    v.push_back({"column {8,1} with row {1,8}", sq, outer, kind::step2});
+    auto scal = all({7, 9}, kind::transposed);
+    scal[0] = {{1, 1}, kind::misaligned};
+    v.push_back({"1x1 with 7x9", {7, 9}, scal, kind::contiguous});
+    if (N == 3) {
+      auto mix = all(sq, kind::step2);
+      mix[0] = {{8, 1}, kind::reversed};
+      mix[2] = {{1, 8}, kind::transposed};
+      v.push_back({"column, full, row", sq, mix, kind::reversed});
+    }
+  }
+  if (big) {
+    const st::extents<2> b{1, 1000003};
+    v.push_back({"contiguous n=1000003", b, all(b, kind::contiguous), kind::contiguous});
+    auto str = all({512, 512}, kind::step2);
+    str[0].k = kind::transposed;
+    v.push_back({"strided 512x512", {512, 512}, str, kind::contiguous});
+  }
+  return v;
+}
+
+/// A buffer of T for a layout, filled with random values; `vals` holds their exact values.
+template <class T>
+struct buffer {
+  std::unique_ptr<T[]> data;
+  std::vector<ld> vals;
+  buffer(index_t len, std::mt19937_64& g, const domain& d)
+      : data(new T[static_cast<std::size_t>(len)]), vals(static_cast<std::size_t>(len)) {
+    for (std::size_t i = 0; i < vals.size(); ++i) {
+      data[i] = random_value<T>(g, d);
+      vals[i] = to_ld(data[i]);
+    }
+  }
+  void read_back() {
+    for (std::size_t i = 0; i < vals.size(); ++i) vals[i] = to_ld(data[i]);
+  }
+};
+
+// ---- the check ----------------------------------------------------------------
+
+struct options {
+  bool big = false;       // also 1000003 and 512x512 elements
+  bool lhs_full = false;  // only layouts where operand 0 already has the output's shape
+};
+
+/// One op of a group: how to build it, its reference, domains per operand
+/// (the last repeats), tolerance and options.
+template <class F, class Ref>
+struct op_spec {
+  std::string name;
+  F f;
+  Ref ref;
+  std::vector<domain> doms;
+  ulps tol;
+  options opt;
+};
+template <class F, class Ref>
+op_spec<F, Ref> op(std::string name, F f, Ref ref, std::initializer_list<domain> doms = {domain{}},
+                   const ulps& tol = exact, const options& opt = {}) {
+  return {std::move(name), f, ref, doms, tol, opt};
+}
+
+/// The op-independent part of one op's check, compiled once.
+struct op_run {
+  std::string name;
+  std::function<ld(const ld*)> ref;
+  std::vector<domain> doms;
+  ulps tol;
+  options opt;
+};
+
+inline std::string show(const type_info& t, ld v) {
+  std::ostringstream os;
+  os.precision(t.is_float ? 21 : 20);
+  if (!t.is_float && std::isfinite(v)) os << std::fixed << std::setprecision(0);
+  os << v;
+  return os.str();
+}
+
+/// Compare the output with the reference at every position.
+inline void verify(const op_run& r, const std::string& types, const char* pol, const layout_case& lc,
+                   const std::vector<const std::vector<ld>*>& ins, const std::vector<placement>& pl,
+                   const std::vector<type_info>& in_info, const std::vector<ld>& out,
+                   const placement& op, const type_info& rt) {
+  const std::size_t n = ins.size();
+  std::size_t bad = 0;
+  std::string first;
+  std::vector<ld> args(n);
+  const operand_layout out_l{lc.out, lc.out_kind};
+  for (index_t i = 0; i < lc.out[0]; ++i) {
+    for (index_t j = 0; j < lc.out[1]; ++j) {
+      for (std::size_t k = 0; k < n; ++k)
+        args[k] = (*ins[k])[static_cast<std::size_t>(offset(lc.in[k], pl[k], lc.out, i, j))];
+      const ld want = r.ref(args.data());
+      const ld got = out[static_cast<std::size_t>(offset(out_l, op, lc.out, i, j))];
+      double err = 0;
+      if (!close(rt, got, want, r.tol, &err) && bad++ == 0) {
+        first = "(";
+        for (std::size_t k = 0; k < n; ++k) first += (k ? ", " : "") + show(in_info[k], args[k]);
+        first += ") gave " + show(rt, got) + ", reference " + show(rt, want);
+        if (rt.is_float) first += " (" + std::to_string(err) + " ulp)";
+      }
+    }
+  }
+  CHECK_MESSAGE(bad == 0, r.name << "(" << types << ") -> " << std::string(rt.name) << ", " << std::string(pol) << ", " << lc.name
+                                 << ": " << bad << " wrong, first " << first);
+}
+
+/// Build `where(sel == J, f_J(v...), where(sel == J + 1, ...))`.
+template <std::size_t J, class Sel, class Tup, class... V>
+auto fused(const Sel& sel, const Tup& fs, const V&... v) {
+  if constexpr (J + 1 == std::tuple_size_v<Tup>) {
+    return std::get<J>(fs)(v...);
+  } else {
+    return st::where(sel == static_cast<std::uint8_t>(J), std::get<J>(fs)(v...),
+                     fused<J + 1>(sel, fs, v...));
+  }
+}
+
+template <class P, class R, class... In>
+void run_group(const std::vector<op_run>& runs,
+               const std::type_identity_t<std::function<void(st::view<const std::uint8_t, 2, P>,
+                                                              st::view<const In, 2, P>..., st::view<R, 2, P>)>>& eval) {
+  constexpr std::size_t N = sizeof...(In);
+  const char* pol = std::is_same_v<P, st::par> ? "par" : "host";
+  const std::vector<type_info> in_info{info_of<In>()...};
+  std::string types;
+  for (const auto& t : in_info) types += std::string(types.empty() ? "" : ", ") + t.name;
+  const type_info rt = info_of<R>();
+  for (std::size_t sel = 0; sel < runs.size(); ++sel) {
+    const op_run& r = runs[sel];
+    std::uint64_t seed = 0x5eed;
+    for (char ch : r.name + types) seed = seed * 131 + static_cast<unsigned char>(ch);
+    const std::uint8_t sel_value = static_cast<std::uint8_t>(sel);
+    const st::view<const std::uint8_t, 2, P> sel_view(&sel_value, {1, 1});
+    for (const auto& lc : layouts(N, r.opt.big)) {
+      if (r.opt.lhs_full && lc.in[0].shape != lc.out) continue;
+      std::mt19937_64 g(seed);
+      std::vector<placement> pl;
+      for (const auto& l : lc.in) pl.push_back(place(l));
+      auto bufs = [&]<std::size_t... I>(std::index_sequence<I...>) {
+        // A braced list constructs in order, so the data does not depend on the compiler.
+        return std::tuple<buffer<In>...>{buffer<In>(pl[I].len, g, r.doms[std::min(I, r.doms.size() - 1)])...};
+      }(std::index_sequence_for<In...>{});
+      const placement op = place({lc.out, lc.out_kind});
+      buffer<R> out(op.len, g, domain{});
+      {
+        st::trace_scope trace;
+        [&]<std::size_t... I>(std::index_sequence<I...>) {
+          eval(sel_view,
+               st::view<const In, 2, P>(std::get<I>(bufs).data.get() + pl[I].base, lc.in[I].shape,
+                                        pl[I].strides)...,
+               st::view<R, 2, P>(out.data.get() + op.base, lc.out, op.strides));
+        }(std::index_sequence_for<In...>{});
+        if (std::is_same_v<P, st::par> && lc.out[0] * lc.out[1] >= 131072 && st::get_num_threads() > 1) {
+          bool threaded = false;
+          for (const auto& p : trace.passes())
+            threaded = threaded || (p.detail.find(" threads") != std::string::npos);
+          CHECK_MESSAGE(threaded, r.name << " (" << types << ") " << lc.name << ": par ran on one thread");
+        }
+      }
+      out.read_back();
+      const std::vector<const std::vector<ld>*> ins = std::apply(
+          [](const auto&... b) { return std::vector<const std::vector<ld>*>{&b.vals...}; }, bufs);
+      verify(r, types, pol, lc, ins, pl, in_info, out.vals, op, rt);
+    }
+  }
+}
+
+/// Check a group of ops, all of the same result type, on inputs In... under policy P.
+template <class P, class... In, class... F, class... Ref>
+void check(const op_spec<F, Ref>&... ops) {
+  using sel_view = st::view<const std::uint8_t, 2, P>;
+  const auto fs = std::make_tuple(ops.f...);
+  using E = decltype(fused<0>(std::declval<sel_view>(), fs, std::declval<st::view<const In, 2, P>>()...));
+  using R = typename E::value_type;
+  static_assert(std::is_same_v<typename E::policy_type, P>);
+  static_assert((std::is_same_v<typename decltype(ops.f(std::declval<st::view<const In, 2, P>>()...))::value_type, R> && ...),
+                "the ops of a group must have the same result type");
+  std::vector<op_run> runs{op_run{ops.name,
+                                  [ref = ops.ref](const ld* x) {
+                                    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+                                      return static_cast<ld>(ref(tag<R>{}, x[I]...));
+                                    }(std::index_sequence_for<In...>{});
+                                  },
+                                  ops.doms, ops.tol, ops.opt}...};
+  run_group<P, R, In...>(runs, [fs](sel_view s, st::view<const In, 2, P>... v, st::view<R, 2, P> o) {
+    o = fused<0>(s, fs, v...);
+  });
+}
+
+}  // namespace op_test

@@ -99,15 +99,23 @@ std::size_t input_bytes(const Node& n) {
 /// one, innermost first, so the strided loop runs fewer, longer rows (and a
 /// pass over, say, full rows of a matrix becomes contiguous).
 template <class T, std::size_t R, class Node>
-void collapse_axes(memory_leaf<T, R>& out, Node& bound) {
-  if constexpr (R >= 2) {
-    if (out.unit() && bound.unit()) return;
-    for (std::size_t d = R - 1; d-- > 0;) {
-      if (out.mergeable(d) && bound.mergeable(d)) {
-        out = out.merged(d);
-        bound = bound.merged(d);
-      }
+Node collapse_from(memory_leaf<T, R>& out, const Node& bound, std::size_t d) {
+  // Returns by value instead of assigning: user functors (nvcc's extended
+  // lambdas) may be copy-constructible but not assignable.
+  for (; d-- > 0;)
+    if (out.mergeable(d) && bound.mergeable(d)) {
+      out = out.merged(d);
+      return collapse_from(out, bound.merged(d), d);
     }
+  return bound;
+}
+template <class T, std::size_t R, class Node>
+Node collapse_axes(memory_leaf<T, R>& out, const Node& bound) {
+  if constexpr (R >= 2) {
+    if (out.unit() && bound.unit()) return bound;
+    return collapse_from(out, bound, R - 1);
+  } else {
+    return bound;
   }
 }
 
@@ -115,8 +123,7 @@ void collapse_axes(memory_leaf<T, R>& out, Node& bound) {
 template <class P, class T, std::size_t R, class Node>
 void run_pass(const P& pol, memory_leaf<T, R> out, const Node& node) {
   const extents<R> out_shape = out.shape;
-  auto bound = node.bind(out.shape);
-  collapse_axes(out, bound);
+  const auto bound = collapse_axes(out, node.bind(out.shape));
   if (!trace_active()) {
     backend<P>::evaluate(pol, out, bound);
     return;

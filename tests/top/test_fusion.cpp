@@ -84,12 +84,19 @@ void all_chains(std::integer_sequence<int, N...>, st::index_t n) {
 
 }  // namespace
 
-TEST_CASE_TEMPLATE("chains of 1 to 20 ops run as one pass with no temporary", P, st::host, st::par) {
-  for (st::index_t n : {st::index_t{1}, st::index_t{7}, st::index_t{1000}, st::index_t{200003 / sinter_test::scale}}) all_chains<P>(std::make_integer_sequence<int, 20>{}, n);
+// Too slow unoptimised (about 250 s under ASan at -O0): run in Release only;
+// the sanitizer build still runs the strided/broadcast 20-op chain below.
+TEST_CASE_TEMPLATE("chains of 1 to 20 ops run as one pass with no temporary" *
+                       doctest::skip(sinter_test::scale > 1),
+                   P, st::host, st::par) {
+  // Debug and sanitizer builds (scale > 1) evaluate every node out of line:
+  // there the large size, which only exercises par's threads, is skipped.
+  const st::index_t big = sinter_test::scale == 1 ? 200003 : 1000;
+  for (st::index_t n : {st::index_t{1}, st::index_t{7}, st::index_t{1000}, big}) all_chains<P>(std::make_integer_sequence<int, 20>{}, n);
 }
 
 TEST_CASE_TEMPLATE("broadcast and strided chains run as one pass with no temporary", P, st::host, st::par) {
-  const st::index_t rows = 301, cols = 517;
+  const st::index_t rows = sinter_test::scale == 1 ? 301 : 37, cols = sinter_test::scale == 1 ? 517 : 129;
   auto vm = random_floats(static_cast<std::size_t>(rows * cols * 2), 4);
   auto vr = random_floats(static_cast<std::size_t>(cols), 5);
   auto vcol = random_floats(static_cast<std::size_t>(rows), 6);

@@ -119,11 +119,12 @@ Node collapse_axes(memory_leaf<T, R>& out, const Node& bound) {
   }
 }
 
-/// Run `out = node` (node not yet bound) as one pass on policy `pol`.
-template <class P, class T, std::size_t R, class Node>
-void run_pass(const P& pol, memory_leaf<T, R> out, const Node& node) {
+/// Run `out = node` as one pass on policy `pol`; `bound` is node bound to
+/// out's shape (the caller has it already for the alias check).
+template <class P, class T, std::size_t R, class Node, class Bound>
+void run_bound_pass(const P& pol, memory_leaf<T, R> out, const Node& node, const Bound& bound_in) {
   const extents<R> out_shape = out.shape;
-  const auto bound = collapse_axes(out, node.bind(out.shape));
+  const auto bound = collapse_axes(out, bound_in);
   if (!trace_active()) {
     backend<P>::evaluate(pol, out, bound);
     return;
@@ -140,6 +141,12 @@ void run_pass(const P& pol, memory_leaf<T, R> out, const Node& node) {
   r.seconds = std::chrono::duration<double>(t1 - t0).count();
   r.detail = std::move(path);
   emit(r);
+}
+
+/// Run `out = node` (node not yet bound) as one pass on policy `pol`.
+template <class P, class T, std::size_t R, class Node>
+void run_pass(const P& pol, const memory_leaf<T, R>& out, const Node& node) {
+  run_bound_pass(pol, out, node, node.bind(out.shape));
 }
 
 /// A raw buffer of the policy's memory, freed on scope exit.
@@ -177,7 +184,7 @@ void assign(const P& pol, const memory_leaf<T, R>& out, const E& e, const char* 
     run_pass(pol, out, memory_leaf<const T, R>{tmp.ptr, t.shape, t.strides});
     return;
   }
-  run_pass(pol, out, e.node());
+  run_bound_pass(pol, out, e.node(), bound);
 }
 
 }  // namespace sinter::detail

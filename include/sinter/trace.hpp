@@ -27,7 +27,7 @@ struct pass_record {
   index_t elements = 0;       ///< output elements written
   std::size_t bytes_read = 0;     ///< each distinct input array counted once
   std::size_t bytes_written = 0;  ///< output elements times element size
-  double seconds = 0;         ///< wall time of the pass (host clock)
+  double seconds = 0;         ///< wall time of the pass (host clock); for cuda, the host enqueue time of an async launch, not kernel time
   std::string detail;         ///< backend specifics: "contiguous", "strided", grid/block
 };
 
@@ -42,10 +42,12 @@ struct trace_state {
   std::size_t next_id = 0;
   std::atomic<bool> active{false};
   std::atomic<std::size_t> allocations{0};
-  bool log_env = [] {
+  /// Print every pass to stderr: from `SINTER_LOG=launch` (read once, at
+  /// first use), switched in code by sinter::set_log_launches.
+  std::atomic<bool> log_launches{[] {
     const char* v = std::getenv("SINTER_LOG");
     return v && std::strstr(v, "launch") != nullptr;
-  }();
+  }()};
 };
 
 inline trace_state& tracing() {
@@ -55,14 +57,14 @@ inline trace_state& tracing() {
 
 inline bool trace_active() {
   auto& s = tracing();
-  return s.log_env || s.active.load(std::memory_order_relaxed);
+  return s.log_launches.load(std::memory_order_relaxed) || s.active.load(std::memory_order_relaxed);
 }
 
 inline void note_allocation() { tracing().allocations.fetch_add(1, std::memory_order_relaxed); }
 
 inline void emit(const pass_record& r) {
   auto& s = tracing();
-  if (s.log_env)
+  if (s.log_launches.load(std::memory_order_relaxed))
     std::fprintf(stderr, "sinter: %s %s elements=%lld read=%zuB written=%zuB %.3fms %s\n",
                  r.policy.c_str(), r.expression.c_str(), static_cast<long long>(r.elements),
                  r.bytes_read, r.bytes_written, r.seconds * 1e3, r.detail.c_str());
@@ -79,6 +81,13 @@ inline void emit(const pass_record& r) {
 /// Number of array buffers sinter has allocated in this process (any policy),
 /// temporaries included.
 inline std::size_t allocation_count() { return detail::tracing().allocations.load(); }
+
+/// Switches the launch log in code, as `SINTER_LOG=launch` does at start-up
+/// (the variable is read only once): while on, every fused pass prints one
+/// line to stderr (policy, expression, element count, bytes read and written,
+/// time, path). Returns the previous setting:
+/// `bool was = sinter::set_log_launches(true); ...; sinter::set_log_launches(was);`
+inline bool set_log_launches(bool on) { return detail::tracing().log_launches.exchange(on); }
 
 /// Records every pass run while it lives (all threads), and the allocations.
 /// Example: `sinter::trace_scope t; c = a + b; assert(t.passes().size() == 1);`

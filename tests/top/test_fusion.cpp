@@ -2,52 +2,24 @@
 // views, runs as exactly one pass and allocates nothing (trace hook).
 #include <doctest/doctest.h>
 
+#include "support/chains.hpp"
 #include "support/scale.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <random>
 #include <sinter/sinter.hpp>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 namespace st = sinter;
+using sinter_test::chain;
+using sinter_test::chain_lengths;
+using sinter_test::random_floats;
+using sinter_test::ref_step;
 
 namespace {
-
-// Step K of a chain applies one of five ops (cycling) to x, reading b and c;
-// ref_step is the same step in double, the reference.
-template <int K, class X, class B, class C>
-auto chain_step(X x, const B& b, const C& c) {
-  if constexpr (K % 5 == 0) return x + b;
-  else if constexpr (K % 5 == 1) return x * 0.5f;
-  else if constexpr (K % 5 == 2) return st::tanh(x - c);
-  else if constexpr (K % 5 == 3) return st::where(x > 0.f, x, x * b);
-  else return st::sqrt(st::abs(x)) + 1.f;
-}
-
-double ref_step(int k, double x, double b, double c) {
-  switch (k % 5) {
-    case 0: return x + b;
-    case 1: return x * 0.5;
-    case 2: return std::tanh(x - c);
-    case 3: return x > 0 ? x : x * b;
-    default: return std::sqrt(std::abs(x)) + 1.0;
-  }
-}
-
-template <int N, int K = 0, class X, class B, class C>
-auto chain(X x, const B& b, const C& c) {
-  if constexpr (K == N) return x;
-  else return chain<N, K + 1>(chain_step<K>(x, b, c), b, c);
-}
-
-std::vector<float> random_floats(std::size_t n, unsigned seed) {
-  std::mt19937 g(seed);
-  std::uniform_real_distribution<float> d(-2.f, 2.f);
-  std::vector<float> v(n);
-  for (auto& x : v) x = d(g);
-  return v;
-}
 
 template <int N, class P>
 void check_chain_1d(st::index_t n) {
@@ -85,14 +57,16 @@ void all_chains(std::integer_sequence<int, N...>, st::index_t n) {
 }  // namespace
 
 // Too slow unoptimised (about 250 s under ASan at -O0): run in Release only;
-// the sanitizer build still runs the strided/broadcast 20-op chain below.
+// sanitizer builds still run the 1-, 2-, 5-, 10- and 20-op chains over
+// broadcast and strided operands (test_fusion_layouts.cpp) and the 20-op
+// chain below.
 TEST_CASE_TEMPLATE("chains of 1 to 20 ops run as one pass with no temporary" *
                        doctest::skip(sinter_test::scale > 1),
                    P, st::host, st::par) {
   // Debug and sanitizer builds (scale > 1) evaluate every node out of line:
   // there the large size, which only exercises par's threads, is skipped.
   const st::index_t big = sinter_test::scale == 1 ? 200003 : 1000;
-  for (st::index_t n : {st::index_t{1}, st::index_t{7}, st::index_t{1000}, big}) all_chains<P>(std::make_integer_sequence<int, 20>{}, n);
+  for (st::index_t n : {st::index_t{1}, st::index_t{7}, st::index_t{1000}, big}) all_chains<P>(chain_lengths{}, n);
 }
 
 TEST_CASE_TEMPLATE("broadcast and strided chains run as one pass with no temporary", P, st::host, st::par) {

@@ -400,6 +400,11 @@ template <class F>
 struct user_fn {
   SINTER_OP_NAME(map);
   F f;
+  // A plain host lambda is a valid F for host and par: nvcc must not warn
+  // that this __host__ __device__ call wraps a host-only function.
+#if defined(__CUDACC__) && !defined(__clang__)
+#pragma nv_exec_check_disable
+#endif
   template <class... V>
   SINTER_HD SINTER_FORCEINLINE auto operator()(V... v) const { return f(v...); }
 };

@@ -11,6 +11,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <limits>
 #include <sinter/sinter.hpp>
@@ -288,6 +289,61 @@ TEST_CASE("cuda: set_cuda_memory_limit sets the limit of one device") {
   CHECK_THROWS_AS(st::set_cuda_memory_limit(1, st::detail::max_cuda_devices), st::device_error);
 }
 
+TEST_CASE("cuda: allocation_registry finds the device and stream of any address inside a live allocation") {
+  st::detail::allocation_registry reg;
+  alignas(64) static char mem[1024];  // addresses only; never dereferenced
+  char* const base = mem + 64;
+  auto* s1 = reinterpret_cast<CUstream_st*>(std::uintptr_t{0x1000});
+  auto* s2 = reinterpret_cast<CUstream_st*>(std::uintptr_t{0x2000});
+  reg.add(base, 256, {0, s1});
+  reg.add(base + 256, 128, {3, s2});
+  reg.add(base + 512, 0, {1, s1});  // empty: not recorded
+  reg.add(nullptr, 64, {1, s1});    // nothing allocated: not recorded
+  CHECK(reg.size() == 2);
+  CHECK(!reg.find(mem + 63));  // just before
+  for (const char* p : {base, base + 100, base + 255}) {
+    const auto o = reg.find(p);
+    REQUIRE(o);
+    CHECK(o->device == 0);
+    CHECK(o->stream == s1);
+  }
+  for (const char* p : {base + 256, base + 383}) {
+    const auto o = reg.find(p);
+    REQUIRE(o);
+    CHECK(o->device == 3);
+    CHECK(o->stream == s2);
+  }
+  CHECK(!reg.find(base + 384));  // one past the end
+  CHECK(!reg.find(base + 512));
+  reg.remove(base);
+  CHECK(!reg.find(base + 100));
+  CHECK(reg.find(base + 300));
+  reg.remove(base + 256);
+  CHECK(reg.size() == 0);
+}
+
+TEST_CASE("cuda: an expression's policy is its first array's device and stream") {
+  // expr_policy<cuda> reads the allocation registry, no device call: fake
+  // "device" allocations (host addresses, never dereferenced) registered as
+  // backend<cuda>::allocate does.
+  alignas(64) static float mem_a[64], mem_b[64];
+  auto* s = reinterpret_cast<CUstream_st*>(std::uintptr_t{0x5000});
+  auto* s_other = reinterpret_cast<CUstream_st*>(std::uintptr_t{0x6000});
+  auto& reg = st::detail::cuda_allocations();
+  reg.add(mem_a, sizeof mem_a, {2, s});
+  reg.add(mem_b, sizeof mem_b, {2, s_other});
+  const st::view<float, 1, st::cuda> a(mem_a, {64}, st::cuda{2, s});
+  const st::view<float, 1, st::cuda> b(mem_b, {64}, st::cuda{2, s_other});
+  using st::detail::as_expr;
+  using st::detail::expr_policy;
+  CHECK(expr_policy<st::cuda>::get(as_expr(st::exp(a + b) * 2.f)) == st::cuda{2, s});
+  CHECK(expr_policy<st::cuda>::get(as_expr(2.f * b + a)) == st::cuda{2, s_other});  // the first leaf's
+  CHECK(expr_policy<st::cuda>::get(as_expr(a(st::slice(3, 40)) + 1.f)) == st::cuda{2, s});  // inside the allocation
+  CHECK(expr_policy<st::cuda>::get(as_expr(a)) == st::cuda{2, s});
+  reg.remove(mem_a);
+  reg.remove(mem_b);
+}
+
 // ---- device -----------------------------------------------------------------
 
 TEST_CASE("cuda: exp(a + b) * 2 is one kernel on cuda:0 and matches the host") {
@@ -338,6 +394,46 @@ TEST_CASE("cuda: exp(a + b) * 2 is one kernel on cuda:0 and matches the host") {
     CHECK(max_rel_err(st::to<st::host>(cs), ref) < 1e-6);
   }
   CHECK(cudaStreamDestroy(s) == cudaSuccess);
+}
+
+TEST_CASE("cuda: expressions and copies of arrays on user streams are ordered on those streams") {
+  if (!st::cuda_available()) {
+    MESSAGE("skipped: no CUDA device");
+    return;
+  }
+  // Non-blocking streams: nothing orders them with the legacy default stream,
+  // so a pass on the wrong stream would read unfinished data.
+  cudaStream_t s{}, s2{};
+  REQUIRE(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess);
+  REQUIRE(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking) == cudaSuccess);
+  {
+    const index_t n = index_t{1} << 22;
+    const st::cuda on_s{0, s}, on_s2{0, s2};
+    st::array<float, 1, st::cuda> a({n}, on_s), b({n}, on_s);
+    a = st::linspace<float>(0.f, 1.f, n);  // queued on s
+    b = st::sqrt(a) * 2.f + a;
+    CHECK(st::detail::expr_policy<st::cuda>::get(st::detail::as_expr(a + b)) == on_s);
+    // to<host> of an expression: its pass and the copy run on s, after a and b.
+    const auto h = st::to<st::host>(a * 3.f + b);
+    const st::array<float, 1> ha = st::linspace<float>(0.f, 1.f, n);
+    const st::array<float, 1> ref = ha * 3.f + (st::sqrt(ha) * 2.f + ha);
+    CHECK(max_rel_err(h, ref) < 1e-5);
+    // A same-device copy from s to s2: s2 waits for s, then s waits for the
+    // copy, so the source freed on s right after is not reused while read.
+    st::array<float, 1, st::cuda> d({n}, on_s2);
+    {
+      const st::array<float, 1, st::cuda> tmp(a + 1.f, on_s);
+      st::copy(d, tmp);
+    }
+    st::array<float, 1, st::cuda> reuse({n}, on_s);  // may take tmp's block
+    reuse = 0.f;
+    const st::array<float, 1> ref_d = ha + 1.f;
+    CHECK(max_rel_err(st::to<st::host>(d), ref_d) < 1e-6);
+    const auto reuse_h = st::to<st::host>(reuse);
+    CHECK(reuse_h(n - 1) == 0.f);
+  }
+  CHECK(cudaStreamDestroy(s) == cudaSuccess);
+  CHECK(cudaStreamDestroy(s2) == cudaSuccess);
 }
 
 TEST_CASE("cuda: strided views, broadcasting and misaligned operands on the device") {

@@ -4,13 +4,19 @@
 // runs the GPU indexing (grid-stride loops, vector steps, scalar tails,
 // misaligned and strided operands, 32- and 64-bit indices) in CI, under
 // AddressSanitizer in the sanitizer build, and compares every element with
-// the host policy. On the CPU the body calls the same host maths as the host
+// the host policy. The output sits between guard elements filled with a byte
+// pattern that must survive: a write one element before or after the output
+// (the vector step past a tail, a misaligned head) fails the test even where
+// AddressSanitizer cannot see it. On the CPU the body calls the same host maths as the host
 // policy, so results must match exactly; on a real GPU, CUDA's device maths
 // differ from ours by at most their documented ULP bounds (2 ULP for expf,
 // logf, sinf...; CUDA Programming Guide, "Mathematical Functions").
 #include <doctest/doctest.h>
 
+#include <climits>
 #include <cstdint>
+#include <cstring>
+#include <optional>
 #include <random>
 #include <sinter/sinter.hpp>
 #include <vector>
@@ -31,18 +37,67 @@ void emulate(const st::detail::memory_leaf<T, R>& out, const Node& bound, unsign
       cd::fused_body<I>(out, bound, static_cast<I>(n), path, static_cast<I>(b) * block + t, nthreads);
 }
 
-/// Evaluate `e` into a fresh buffer of out_shape with the emulator, after
-/// the same binding and path choice as a launch; return the values.
+/// An output buffer of n elements starting `offset` elements past a 64-byte
+/// boundary, with at least 64 bytes of guard elements before and after it,
+/// all filled with a byte pattern the kernel must leave alone.
+template <class T>
+class guarded_output {
+ public:
+  static_assert(64 % sizeof(T) == 0);
+  static constexpr std::size_t guard = 64 / sizeof(T);  // elements per 64 bytes
+  static constexpr unsigned char pattern = 0xA5;
+
+  guarded_output(std::size_t n, std::size_t offset) : n_(n), buf_(3 * guard + offset + n) {
+    std::size_t k = 0;  // first 64-byte aligned element
+    while (reinterpret_cast<std::uintptr_t>(buf_.data() + k) % 64 != 0) ++k;
+    REQUIRE(k < guard);
+    first_ = k + guard + offset;
+    std::memset(static_cast<void*>(buf_.data()), pattern, buf_.size() * sizeof(T));
+  }
+  T* data() { return buf_.data() + first_; }
+  /// Guard elements (before and after the output) whose bytes changed.
+  std::size_t touched_guards() const {
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < buf_.size(); ++i) {
+      if (i >= first_ && i < first_ + n_) continue;
+      const auto* bytes = reinterpret_cast<const unsigned char*>(buf_.data() + i);
+      for (std::size_t b = 0; b < sizeof(T); ++b)
+        if (bytes[b] != pattern) {
+          ++bad;
+          break;
+        }
+    }
+    return bad;
+  }
+  std::size_t guards_before() const { return first_; }
+  std::size_t guards_after() const { return buf_.size() - first_ - n_; }
+  std::vector<T> values() const {
+    return {buf_.begin() + static_cast<std::ptrdiff_t>(first_),
+            buf_.begin() + static_cast<std::ptrdiff_t>(first_ + n_)};
+  }
+
+ private:
+  std::size_t n_;
+  std::vector<T> buf_;
+  std::size_t first_ = 0;
+};
+
+/// Evaluate `e` with the emulator into a guarded buffer of out_shape that
+/// starts `out_offset` elements past a 64-byte boundary, after the same
+/// binding and path choice as a launch; check the guards; return the values.
 template <class T, class I, std::size_t R, class E>
 std::vector<T> run_emulated(const E& e, const st::extents<R>& out_shape, unsigned grid, unsigned block,
-                            cd::kernel_path* path_taken = nullptr) {
-  std::vector<T> buf(static_cast<std::size_t>(st::detail::shape_size(out_shape)) + 1);
+                            cd::kernel_path* path_taken = nullptr, std::size_t out_offset = 0) {
+  guarded_output<T> buf(static_cast<std::size_t>(st::detail::shape_size(out_shape)), out_offset);
+  CHECK(buf.guards_before() >= guarded_output<T>::guard);
+  CHECK(buf.guards_after() >= guarded_output<T>::guard);
   const st::detail::memory_leaf<T, R> out{buf.data(), out_shape, st::detail::row_major_strides(out_shape)};
   const auto bound = e.node().bind(out_shape);
   if (path_taken) *path_taken = cd::choose_path(out, bound);
   emulate<I>(out, bound, grid, block);
-  buf.pop_back();
-  return buf;
+  CHECK_MESSAGE(buf.touched_guards() == 0, "grid " << grid << " x block " << block << ", "
+                                                    << 8 * sizeof(I) << "-bit index: wrote outside the output");
+  return buf.values();
 }
 
 std::vector<float> random_floats(std::size_t n, unsigned seed, float lo = -3.f, float hi = 3.f) {
@@ -53,16 +108,32 @@ std::vector<float> random_floats(std::size_t n, unsigned seed, float lo = -3.f, 
   return v;
 }
 
+/// Emulated grids: all of them for small sizes; one realistic grid (40
+/// blocks of 256, a grid-stride loop of ~100 steps at 2^20) for large ones.
+enum class grids { all, one };
+
+/// Run `e` under the emulator with both index widths (32- and 64-bit) on each
+/// grid, the output `out_offset` elements past a 64-byte boundary; compare
+/// every element with the host policy and check the path taken (nullopt: any
+/// path, for an empty pass, which launches nothing).
 template <class T, class E, std::size_t R>
-void check_against_host(const E& e, const st::extents<R>& shape, cd::kernel_path expect_path) {
+void check_against_host(const E& e, const st::extents<R>& shape, std::optional<cd::kernel_path> expect_path,
+                        std::size_t out_offset = 0, grids which = grids::all) {
   const st::array<T, R> ref = e;  // the host policy
-  for (unsigned grid : {1u, 3u, 7u}) {
-    for (unsigned block : {1u, 32u, 256u}) {
+  const std::vector<unsigned> grid_sizes = which == grids::all ? std::vector<unsigned>{1u, 3u, 7u}
+                                                               : std::vector<unsigned>{40u};
+  const std::vector<unsigned> block_sizes = which == grids::all ? std::vector<unsigned>{1u, 32u, 256u}
+                                                                : std::vector<unsigned>{256u};
+  for (unsigned grid : grid_sizes) {
+    for (unsigned block : block_sizes) {
       cd::kernel_path p32{}, p64{};
-      const auto got32 = run_emulated<T, std::uint32_t>(e, shape, grid, block, &p32);
-      const auto got64 = run_emulated<T, st::index_t>(e, shape, grid, block, &p64);
-      CHECK(p32 == expect_path);
-      CHECK(p64 == expect_path);
+      const auto got32 = run_emulated<T, std::uint32_t>(e, shape, grid, block, &p32, out_offset);
+      const auto got64 = run_emulated<T, st::index_t>(e, shape, grid, block, &p64, out_offset);
+      REQUIRE(got32.size() == static_cast<std::size_t>(ref.size()));
+      if (expect_path) {
+        CHECK(p32 == *expect_path);
+        CHECK(p64 == *expect_path);
+      }
       std::size_t bad = 0;
       const T* r = ref.data();
       for (std::size_t i = 0; i < got32.size(); ++i)
@@ -83,17 +154,56 @@ TEST_CASE("grid emulator: contiguous aligned operands take the vector path, all 
     std::copy(va.begin(), va.end(), a.begin());
     std::copy(vb.begin(), vb.end(), b.begin());
     // host arrays are 64-byte aligned: the vector path (16-byte accesses)
-    const auto expect = n == 0 ? cd::kernel_path::vector : cd::kernel_path::vector;
-    if (n <= 1023) {
-      check_against_host<float>(st::detail::as_expr(st::exp(a + b) * 2.f), st::extents<1>{n}, expect);
-    } else {
-      const auto got = run_emulated<float, std::uint32_t>(st::detail::as_expr(st::exp(a + b) * 2.f), st::extents<1>{n}, 40, 256);
-      const st::array<float, 1> ref = st::exp(a + b) * 2.f;
-      std::size_t bad = 0;
-      for (st::index_t i = 0; i < n; ++i) bad += got[static_cast<std::size_t>(i)] != ref(i);
-      CHECK(bad == 0);
+    const auto expect = cd::kernel_path::vector;
+    // both index widths at every size, 2^20 + 3 included
+    check_against_host<float>(st::detail::as_expr(st::exp(a + b) * 2.f), st::extents<1>{n}, expect, 0,
+                              n <= 1023 ? grids::all : grids::one);
+  }
+}
+
+TEST_CASE("grid emulator: misaligned inputs and outputs at every size take the scalar contiguous path") {
+  // Views 1 and 3 elements (4 and 12 bytes) past a 64-byte boundary: no
+  // 16-byte access is allowed, so the whole pass is the scalar loop.
+  for (st::index_t n : {0, 1, 3, 5, 1023, (1 << 20) + 3}) {
+    for (st::index_t off : {1, 3}) {
+      CAPTURE(n);
+      CAPTURE(off);
+      const auto total = static_cast<std::size_t>(n + off);
+      auto va = random_floats(total, 11), vb = random_floats(total, 12);
+      st::array<float, 1> a({n + off}), b({n + off});
+      std::copy(va.begin(), va.end(), a.begin());
+      std::copy(vb.begin(), vb.end(), b.begin());
+      auto a_mis = a(st::slice(off, off + n)), b_mis = b(st::slice(off, off + n));
+      auto a_ali = a(st::slice(0, n)), b_ali = b(st::slice(0, n));
+      const auto which = n <= 1023 ? grids::all : grids::one;
+      const auto uoff = static_cast<std::size_t>(off);
+      // an empty pass launches nothing: its path does not matter
+      const auto scalar = n == 0 ? std::nullopt : std::optional(cd::kernel_path::contiguous);
+      // misaligned inputs, aligned output
+      check_against_host<float>(st::detail::as_expr(st::sqrt(st::abs(a_mis)) * b_mis + 1.f), st::extents<1>{n},
+                                scalar, 0, which);
+      // aligned inputs, misaligned output
+      check_against_host<float>(st::detail::as_expr(a_ali * 2.f - b_ali), st::extents<1>{n},
+                                scalar, uoff, which);
+      // both misaligned, by the same offset
+      check_against_host<float>(st::detail::as_expr(a_mis * b_mis), st::extents<1>{n},
+                                scalar, uoff, which);
+      // one aligned and one misaligned input: still scalar
+      check_against_host<float>(st::detail::as_expr(a_ali + b_mis), st::extents<1>{n},
+                                scalar, 0, which);
     }
   }
+}
+
+TEST_CASE("grid emulator: the shell's index width switch (32-bit up to INT_MAX elements)") {
+  static_assert(cd::use_32bit_index(0));
+  static_assert(cd::use_32bit_index(st::index_t{INT_MAX}));
+  static_assert(!cd::use_32bit_index(st::index_t{INT_MAX} + 1));
+  CHECK(cd::use_32bit_index(0));
+  CHECK(cd::use_32bit_index((1 << 20) + 3));
+  CHECK(cd::use_32bit_index((st::index_t{1} << 31) - 1));  // 2^31 - 1: the last 32-bit size
+  CHECK_FALSE(cd::use_32bit_index(st::index_t{1} << 31));   // 2^31: 64-bit indices
+  CHECK_FALSE(cd::use_32bit_index((st::index_t{1} << 32) + 5));
 }
 
 TEST_CASE("grid emulator: misaligned views take the scalar contiguous path") {
@@ -104,6 +214,27 @@ TEST_CASE("grid emulator: misaligned views take the scalar contiguous path") {
   auto shifted = a(st::slice(1, st::end));  // 4 bytes past a 64-byte boundary
   check_against_host<float>(st::detail::as_expr(st::sqrt(st::abs(shifted)) + 1.f), st::extents<1>{n},
                             cd::kernel_path::contiguous);
+}
+
+TEST_CASE("grid emulator: the PTX proof's rows 3 and 4 take the strided path at run time") {
+  // tests/cuda/ptx/ptx_cases.cu marks these `path=strided`: their vector loop
+  // is compiled but never runs.
+  const st::index_t r = 64, c = 64;
+  auto vm = random_floats(static_cast<std::size_t>(r * c), 21), vrow = random_floats(static_cast<std::size_t>(c), 22);
+  st::array<float, 2> m({r, c});
+  std::copy(vm.begin(), vm.end(), m.begin());
+  st::array<float, 1> a({c}), b({c});
+  std::copy(vrow.begin(), vrow.end(), a.begin());
+  std::copy(vm.begin(), vm.begin() + c, b.begin());
+  // 3: m + row, the row broadcast over the rows
+  check_against_host<float>(st::detail::as_expr(m + a), st::extents<2>{r, c}, cd::kernel_path::strided);
+  // 4: a[::2] * 2 + b[1::2]
+  check_against_host<float>(st::detail::as_expr(a(st::slice(st::none, st::none, 2)) * 2.f +
+                                                b(st::slice(1, st::none, 2))),
+                            st::extents<1>{c / 2}, cd::kernel_path::strided);
+  // while rows 1 and 13 (contiguous, aligned) take the vector path
+  check_against_host<float>(st::detail::as_expr(st::exp(a + b) * 2.f), st::extents<1>{c}, cd::kernel_path::vector);
+  check_against_host<float>(st::detail::as_expr(a + b), st::extents<1>{c}, cd::kernel_path::vector);
 }
 
 TEST_CASE("grid emulator: broadcast and strided operands take the strided path") {

@@ -64,11 +64,29 @@ struct backend<cuda> {
   static constexpr bool host_accessible = false;
   static std::string label(const cuda& c) { return "cuda:" + std::to_string(c.device); }
 
+  /// An array buffer from the device's pool (stream-ordered), counted by the
+  /// trace hook (note_allocation). nullptr for 0 bytes.
   template <class D = void>
   static void* allocate(const cuda& c, std::size_t bytes) {
     static_assert(compiled_as_cuda_v<D>,
                   "sinter::cuda: compile this file as CUDA (nvcc, or LANGUAGE CUDA in CMake) to use cuda arrays");
 #if SINTER_HAS_CUDA()
+    void* p = allocate_uncounted(c, bytes);
+    if (p) note_allocation();
+    return p;
+#else
+    (void)c;
+    (void)bytes;
+    return nullptr;
+#endif
+  }
+
+#if SINTER_HAS_CUDA()
+  /// Device memory from the pool like allocate(), but not counted by the
+  /// trace hook: library scratch that is not an array buffer (CUB's temporary
+  /// storage and the one-value result of a reduction, reduce/cuda.hpp).
+  /// Same accounting (memory_stats), errors and deallocate().
+  static void* allocate_uncounted(const cuda& c, std::size_t bytes) {
     if (bytes == 0) return nullptr;
     (void)cuda_detail::props(c.device);  // device_error with the reason if absent
     configure_pool(c.device);
@@ -92,20 +110,19 @@ struct backend<cuda> {
       }
       cuda_detail::check(e, "cudaMallocAsync");
     }
-    note_allocation();
+    // Remembered so that an expression reading this memory runs on c.stream
+    // (expr_policy<cuda>, policy/cuda/transfer.hpp).
+    cuda_allocations().add(p, bytes, {c.device, c.stream});
     return p;
-#else
-    (void)c;
-    (void)bytes;
-    return nullptr;
-#endif
   }
+#endif
 
   template <class D = void>
   static void deallocate(const cuda& c, void* p, std::size_t bytes) {
     // allocate() already refused a non-CUDA file; one message is enough.
 #if SINTER_HAS_CUDA()
     if (!p) return;
+    cuda_allocations().remove(p);
     // Errors here are ignored: a destructor must not throw, and a failing
     // device will report at the next checked call.
     (void)cudaSetDevice(c.device);

@@ -7,8 +7,16 @@ check what the generated code does, per expression:
   - on the vector path, the stated number of vector loads (ld.global.v2/.v4)
     and vector stores per step, present once per index width (the kernel
     holds a 32-bit and a 64-bit index version, so twice the stated count);
+  - every vector global load and store is 16 bytes wide (v4 of 32-bit
+    elements, v2 of 64-bit; half and bfloat16 move 8 elements as v4.u32),
+    unless the case lists other sizes with `vector_bytes=8,16`;
+  - the scalar ld.global count (tail, misaligned and strided loops) is
+    reported, not checked;
   - ptxas -v -warn-spills: no spill, and at most max_regs registers where the
     case states a ceiling.
+A case states `path=strided` when its operands take the strided path at run
+time (broadcast, strided views): its vector loop is compiled, and counted,
+but never runs; the table's "path at run time" column says so.
 Reduction cases (`kind=reduce`) run CUB's kernels instead (several .entry,
 CUB's own load widths), so they check the loops: in every kernel, the
 instructions inside a loop (between a label and a backward branch to it)
@@ -66,6 +74,9 @@ def parse_cases(source):
                 for key in ("loads", "stores", "max_regs", "distinct"):
                     if key in fields:
                         fields[key] = int(fields[key])
+                fields["vector_bytes"] = {int(x) for x in fields.get("vector_bytes", "16").split(",")}
+                if fields.get("path", "vector") not in ("vector", "strided"):
+                    raise SystemExit(f"{source}: case {current}: path must be vector or strided")
                 if "expr" not in fields or "loads" not in fields or "stores" not in fields:
                     raise SystemExit(f"{source}: case {current}: @case needs expr, loads, stores")
                 cases.append((current, fields))
@@ -73,9 +84,20 @@ def parse_cases(source):
     return cases
 
 
+def access_bytes(vec, typ):
+    """Bytes moved by one access: v4 of .f32 is 16, v2 of .u64 is 16."""
+    lanes = int(vec[1:]) if vec else 1
+    bits = re.search(r"(\d+)$", typ)
+    return lanes * int(bits.group(1)) // 8 if bits else 0
+
+
 def count_ptx(ptx):
-    """Kernels, and global memory accesses split into vector and scalar."""
-    out = {"entries": 0, "vld": 0, "vst": 0, "sld": 0, "sst": 0, "widths": set()}
+    """Kernels, and global memory accesses split into vector and scalar.
+
+    sld/sst: scalar ld.global/st.global; gld/gst: scalar generic-space
+    accesses (none in sinter's kernels; reported if nvcc ever emits them).
+    widths: {"v4.f32": 16, ...}, the vector access shapes and their bytes."""
+    out = {"entries": 0, "vld": 0, "vst": 0, "sld": 0, "sst": 0, "gld": 0, "gst": 0, "widths": {}}
     for line in ptx.splitlines():
         if ENTRY_RE.match(line):
             # CUB's EmptyKernel (it queries the PTX version) is emitted in every
@@ -94,10 +116,16 @@ def count_ptx(ptx):
         vec = next((q for q in quals if re.fullmatch(r"v\d+", q)), None)
         if vec:
             out["vld" if op == "ld" else "vst"] += 1
-            out["widths"].add(f"{vec}.{quals[-1]}")
-        else:
+            out["widths"][f"{vec}.{quals[-1]}"] = access_bytes(vec, quals[-1])
+        elif space == "global":
             out["sld" if op == "ld" else "sst"] += 1
+        else:
+            out["gld" if op == "ld" else "gst"] += 1
     return out
+
+
+def widths_text(widths):
+    return ", ".join(f"{w} ({b} B)" for w, b in sorted(widths.items()))
 
 
 def count_loops(ptx):
@@ -179,6 +207,10 @@ def check_case(number, exp, args, workdir):
         problems.append(f"{c['vld']} vector loads, expected {exp['loads']} x {INDEX_WIDTHS}")
     if c["vst"] != exp["stores"] * INDEX_WIDTHS:
         problems.append(f"{c['vst']} vector stores, expected {exp['stores']} x {INDEX_WIDTHS}")
+    wrong = {w: b for w, b in c["widths"].items() if b not in exp["vector_bytes"]}
+    if wrong:
+        want = " or ".join(str(b) for b in sorted(exp["vector_bytes"]))
+        problems.append(f"vector accesses not {want} bytes wide: {widths_text(wrong)}")
     if c["spills"] or "spilled" in info:
         problems.append(f"{c['spills']} bytes of register spills")
     if c["regs"] < 0:
@@ -188,20 +220,25 @@ def check_case(number, exp, args, workdir):
     return c, problems
 
 
+def scalar_loads_text(c):
+    return str(c["sld"]) + (f" (+{c['gld']} generic)" if c["gld"] else "")
+
+
 def table(rows):
-    head = ("| # | expression | kernels | vector loads | vector stores | widths "
-            "| scalar loads | registers | spills |")
-    lines = [head, "|---|---|---|---|---|---|---|---|---|"]
+    head = ("| # | expression | path at run time | kernels | vector loads | vector stores "
+            "| vector widths | scalar ld.global | registers | spills |")
+    lines = [head, "|---|---|---|---|---|---|---|---|---|---|"]
     for number, exp, c, problems in rows:
         if c is None:
-            lines.append(f"| {number} | {exp['expr']} | error | | | | | | |")
+            lines.append(f"| {number} | {exp['expr']} | | error | | | | | | |")
             continue
         if exp.get("kind") == "reduce":
             mark = " **FAIL**" if problems else ""
             lines.append(
-                f"| {number} | {exp['expr']}{mark} | {c['entries']} (CUB) | {c['loop_ld']} global loads in "
-                f"{c['loops']} loops (multiple of {exp['loads']}) | {c['loop_st']} global stores in loops "
-                f"| {', '.join(sorted(c['widths']))} | {c['sld']} | {c['regs']} | {c['spills']} |")
+                f"| {number} | {exp['expr']}{mark} | CUB's kernels | {c['entries']} (CUB) | {c['loop_ld']} global "
+                f"loads in {c['loops']} loops (multiple of {exp['loads']}) | {c['loop_st']} global stores in loops "
+                f"| CUB's: {widths_text(c['widths']) or 'none'} | {scalar_loads_text(c)} | {c['regs']} | "
+                f"{c['spills']} |")
             continue
         eq = lambda got, want: "=" if got == want * INDEX_WIDTHS else "≠"
         loads = f"{c['vld']} {eq(c['vld'], exp['loads'])} {exp['loads']}×2"
@@ -210,10 +247,12 @@ def table(rows):
         regs = str(c["regs"]) + (f" (≤ {exp['max_regs']})" if "max_regs" in exp else "")
         mark = " **FAIL**" if problems else ""
         spills = str(c["spills"]) + (f" ({c['stack']} B stack)" if c["stack"] else "")
+        path = ("**strided** (vector loop compiled, not run)" if exp.get("path") == "strided"
+                else "vector")
         lines.append(
-            f"| {number} | {exp['expr']}{mark} | {c['entries']} | {loads} | "
-            f"{c['vst']} {eq(c['vst'], exp['stores'])} {exp['stores']}×2 | {', '.join(sorted(c['widths']))} | "
-            f"{c['sld']} | {regs} | {spills} |")
+            f"| {number} | {exp['expr']}{mark} | {path} | {c['entries']} | {loads} | "
+            f"{c['vst']} {eq(c['vst'], exp['stores'])} {exp['stores']}×2 | {widths_text(c['widths'])} | "
+            f"{scalar_loads_text(c)} | {regs} | {spills} |")
     return "\n".join(lines) + "\n"
 
 

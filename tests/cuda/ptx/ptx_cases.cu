@@ -12,6 +12,15 @@
 //            one a smaller vector (half read by a float expression: v4.u16)
 //   stores   vector stores per step per index width (one 16-byte chunk)
 //   max_regs optional register ceiling (ptxas -v)
+//   path     `strided` when the operands take the strided path at run time
+//            (broadcast, strided views; choose_path in kernel_body.hpp, and
+//            tests/policy/test_cuda_kernel_body.cpp checks it for these
+//            cases): the vector loop is still compiled and counted, but never
+//            runs for them. Default: vector (every pointer 16-byte aligned,
+//            as sinter's allocations are; contiguous scalar otherwise).
+//   vector_bytes  allowed bytes per vector access (default 16; a leaf
+//            narrower than the output, e.g. half read by a float expression,
+//            would load 8 bytes per step: v4.u16)
 // The kernel holds both index widths (32-bit and 64-bit), so the script
 // expects twice `loads` and `stores`.
 //
@@ -56,11 +65,13 @@ void proof(dev<float>& a, dev<float>& b, dev<float>& c, dev<float>& out) {
   auto z = st::minimum(st::maximum(st::log1p(st::square(y)) / 2.f, 0.1f), 0.9f);  // 5 ops
   instantiate(out, st::rsqrt(z));                                         // 1 op
 #elif SINTER_PTX_CASE == 3
-  // @case expr=m + row (f32[R, C] + f32[C], rank 2) | loads=2 | stores=1
+  // The row is broadcast (stride 0): the strided path runs.
+  // @case expr=m + row (f32[R, C] + f32[C], rank 2) | loads=2 | stores=1 | path=strided
   dev<float, 2> m({64, 64}), o({64, 64});
   instantiate(o, m + a);
 #elif SINTER_PTX_CASE == 4
-  // @case expr=a[::2] * 2 + b[1::2] (strided slices) | loads=2 | stores=1
+  // Step-2 slices are not contiguous: the strided path runs.
+  // @case expr=a[::2] * 2 + b[1::2] (strided slices) | loads=2 | stores=1 | path=strided
   instantiate(out, a(st::slice(st::none, st::none, 2)) * 2.f + b(st::slice(1, st::none, 2)));
 #elif SINTER_PTX_CASE == 5
   // @case expr=where(a > b, c, 0) | loads=3 | stores=1

@@ -16,6 +16,7 @@
 ///                of each element from its linear index (div/mod per element,
 ///                cheap next to a global load on a GPU).
 /// Grid-stride loops throughout: any grid size is correct.
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -54,6 +55,12 @@ kernel_path choose_path(const memory_leaf<T, R>& out, const Node& bound) {
   if (!(out.unit() && bound.unit())) return kernel_path::strided;
   return vector_aligned(out, bound) ? kernel_path::vector : kernel_path::contiguous;
 }
+
+/// Whether a pass over n elements runs with 32-bit indices (the shell's
+/// switch): n ≤ INT_MAX = 2^31 - 1. Then every index i < n, and i + nthreads
+/// of a grid-stride step (nthreads ≤ SMs × blocks_per_sm × block_size, far
+/// below 2^31), fit in std::uint32_t; beyond, the body runs on index_t.
+SINTER_HD constexpr bool use_32bit_index(index_t n) { return n <= static_cast<index_t>(INT_MAX); }
 
 /// out = node over [0, n) for one thread of a grid of `nthreads` threads.
 /// I is the index type: 32-bit when n allows, 64-bit beyond 2^31 elements.

@@ -4,7 +4,6 @@
 /// One kernel per (output type, rank, expression type): the index width and
 /// the path (vector / contiguous / strided) are runtime choices inside it, so
 /// each expression instantiates exactly one kernel.
-#include <climits>
 #include <cstdint>
 #include <string>
 
@@ -22,7 +21,7 @@ inline constexpr int blocks_per_sm = 8;
 template <class T, std::size_t R, class Node>
 __global__ void __launch_bounds__(block_size)
     fused_kernel(memory_leaf<T, R> out, Node node, index_t n, kernel_path path) {
-  if (n <= static_cast<index_t>(INT_MAX)) {
+  if (use_32bit_index(n)) {
     const std::uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
     const std::uint32_t nthreads = gridDim.x * blockDim.x;
     fused_body<std::uint32_t>(out, node, static_cast<std::uint32_t>(n), path, tid, nthreads);

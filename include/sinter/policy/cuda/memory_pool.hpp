@@ -4,15 +4,22 @@
 /// cached) in front of CUDA's stream-ordered allocator (cudaMallocAsync on
 /// the device's default memory pool, whose release threshold is raised so
 /// that freed blocks stay cached for reuse, as CuPy's and TensorFlow's
-/// allocators do). The accounting is plain host code, tested without a GPU.
+/// allocators do). It also remembers which (device, stream) each live
+/// allocation was made for, so that an expression, which carries only its
+/// policy type, runs on its arrays' stream. The accounting and that registry
+/// are plain host code, tested without a GPU.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
+#include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "../../core/error.hpp"
+
+struct CUstream_st;  // cudaStream_t is CUstream_st*; declared here for host-only files
 
 namespace sinter {
 
@@ -93,6 +100,58 @@ class pool_accounting {
   std::size_t limit_ = std::numeric_limits<std::size_t>::max();
   std::size_t in_use_ = 0, peak_ = 0;
 };
+
+/// The device and stream an allocation belongs to.
+struct stream_owner {
+  int device = 0;
+  CUstream_st* stream = nullptr;
+};
+
+/// Live device allocations by address range → the (device, stream) of the
+/// policy that allocated them; thread-safe. A pointer anywhere inside an
+/// allocation (a view's offset data) finds it.
+class allocation_registry {
+ public:
+  void add(const void* p, std::size_t bytes, stream_owner owner) {
+    if (!p || bytes == 0) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    ranges_[address(p)] = {address(p) + bytes, owner};
+  }
+  void remove(const void* p) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ranges_.erase(address(p));
+  }
+  /// The owner of the allocation holding `p`, if sinter allocated it.
+  std::optional<stream_owner> find(const void* p) const {
+    const std::uintptr_t a = address(p);
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = ranges_.upper_bound(a);
+    if (it == ranges_.begin()) return std::nullopt;
+    --it;
+    if (a >= it->second.end) return std::nullopt;
+    return it->second.owner;
+  }
+  std::size_t size() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return ranges_.size();
+  }
+
+ private:
+  struct range {
+    std::uintptr_t end;
+    stream_owner owner;
+  };
+  static std::uintptr_t address(const void* p) { return reinterpret_cast<std::uintptr_t>(p); }
+  mutable std::mutex mutex_;
+  std::map<std::uintptr_t, range> ranges_;
+};
+
+/// The registry of sinter's live device allocations (process-wide; never
+/// destroyed, so arrays freed during static destruction can still leave it).
+inline allocation_registry& cuda_allocations() {
+  static allocation_registry* r = new allocation_registry;
+  return *r;
+}
 
 inline constexpr int max_cuda_devices = 64;
 

@@ -20,6 +20,8 @@
 /// host synchronises the source's stream before returning: the values are
 /// then on the host. Device → device on one device is a single kernel of the
 /// destination reading the source; across devices, one cudaMemcpyPeerAsync.
+/// Either way, between two streams, the copy waits for the source's stream
+/// and the source's stream then waits for the copy (events, no host wait).
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -84,19 +86,32 @@ inline void memcpy_async(void* dst, const void* src, std::size_t bytes, cudaMemc
 
 }  // namespace cuda_detail
 
-/// A cuda expression (which carries only its policy type) runs on the device
-/// holding its first memory operand, on that device's default stream.
+/// A cuda expression (which carries only its policy type) runs with the
+/// policy of its first memory operand: for memory sinter allocated (arrays,
+/// their views), the device and stream it was allocated for (the array's
+/// `cuda{device, stream}`, from the allocation registry), so the pass is
+/// queued after the work already queued on that stream. For device memory
+/// sinter did not allocate (a view of a user's pointer), the device holding
+/// it and that device's legacy default stream; with no device operand,
+/// cuda{0}. Operands on other streams are not waited for: keep an
+/// expression's arrays on one stream, or synchronise them first.
 template <>
 struct expr_policy<cuda> {
   template <class E>
   static cuda get(const E& e) {
-    int device = -1;
+    std::optional<cuda> first;
     for_each_leaf(e.node(), [&](const auto& leaf) {
       using L = std::remove_cvref_t<decltype(leaf)>;
-      if constexpr (is_memory_leaf<L>::value)
-        if (device < 0) device = cuda_detail::device_of(leaf.ptr);
+      if constexpr (is_memory_leaf<L>::value) {
+        if (first) return;
+        if (const auto owner = cuda_allocations().find(leaf.ptr)) {
+          first = cuda{owner->device, owner->stream};
+        } else if (const int device = cuda_detail::device_of(leaf.ptr); device >= 0) {
+          first = cuda{device};
+        }
+      }
     });
-    return cuda{device < 0 ? 0 : device};
+    return first ? *first : cuda{0};
   }
 };
 
@@ -218,9 +233,13 @@ struct transfer<cuda_space, cuda_space> {
   static void copy(const cuda& dst, const memory_leaf<T, R>& out, const E& src, const cuda& spol) {
     if (dst.device == spol.device) {
       // One device: the destination's kernel reads the source in place, after
-      // the work already queued on the source's stream.
+      // the work already queued on the source's stream; then the source's
+      // stream waits for that kernel, so that the source (freed on its own
+      // stream right after the copy, say) is not reused while it is read.
+      // Nothing to order when both are one stream (stream_wait returns).
       cuda_detail::stream_wait(dst.device, dst.stream, spol.device, spol.stream);
       same_space_transfer<cuda_space>::copy(dst, out, src, spol);
+      cuda_detail::stream_wait(spol.device, spol.stream, dst.device, dst.stream);
       return;
     }
     using U = typename E::value_type;

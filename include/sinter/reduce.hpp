@@ -22,6 +22,7 @@
 #include "evaluate.hpp"
 #include "expression.hpp"
 #include "functions.hpp"
+#include "policy/cuda.hpp"
 #include "policy/par.hpp"
 #include "reduce/host_engine.hpp"
 #include "reduce/ops.hpp"
@@ -92,6 +93,27 @@ struct reducer {
   }
 };
 
+#if !SINTER_HAS_CUDA()
+/// reducer<cuda> in a file not compiled as CUDA: refused at compile time with
+/// the policy's one message, rather than falling into the CPU reducer above,
+/// which would read device memory on the host. (Files compiled by nvcc get
+/// the CUB reducer of reduce/cuda.hpp.)
+template <>
+struct reducer<cuda> {
+  template <class Op, class E>
+  static auto full(const cuda&, const E&) {
+    static_assert(compiled_as_cuda_v<E>,
+                  "sinter::cuda: compile this file as CUDA (nvcc, or LANGUAGE CUDA in CMake) to use cuda arrays");
+    return Op::template identity<typename E::value_type>();
+  }
+  template <class Op, class R, class Node, std::size_t RP, class Finish>
+  static void along(const cuda&, R*, const Node&, const extents<RP>&, index_t, index_t, Finish) {
+    static_assert(compiled_as_cuda_v<Node>,
+                  "sinter::cuda: compile this file as CUDA (nvcc, or LANGUAGE CUDA in CMake) to use cuda arrays");
+  }
+};
+#endif
+
 /// finish(acc, len) of a reduction operator, as a functor a device can run.
 template <class Op, class V>
 struct op_finish {
@@ -120,10 +142,10 @@ P reduction_policy(const std::optional<P>& own, const E& e) {
 }
 
 template <class Op, class E>
-void check_nonempty(const E& e, index_t n) {
+void check_nonempty(const E& e, index_t n, const char* name = Op::name) {
   if constexpr (requires { Op::needs_elements; })
     if (n == 0)
-      throw value_error(std::string("zero-size array to reduction operation ") + Op::name +
+      throw value_error(std::string("zero-size array to reduction operation ") + name +
                         " which has no identity (shape " + shape_string(e.shape()) + ")");
 }
 
@@ -142,27 +164,37 @@ void trace_reduce(const P& pol, const char* name, const E& e, std::size_t out_by
   emit(r);
 }
 
-/// Full reduction: the accumulated value (before finish) and the count.
-template <class Op, class X>
-auto reduce_all(X&& x) {
-  using P = concrete_policy_t<typename expr_of_t<X>::policy_type>;
-  const std::optional<P> own = own_policy<P>(x);
+/// Full reduction of x on the policy value `own` (when x wraps an operand
+/// that has one, e.g. norm's cast of a cuda array on its stream), reported
+/// (errors, trace) under `name`: the accumulated value, before finish.
+template <class Op, class P, class X>
+auto reduce_all_on(const std::optional<P>& own, const char* name, X&& x) {
+  static_assert(std::is_same_v<P, concrete_policy_t<typename expr_of_t<X>::policy_type>>);
   auto e = as_expr(std::forward<X>(x));
-  check_nonempty<Op>(e, e.size());  // before any device call
+  check_nonempty<Op>(e, e.size(), name);  // before any device call
   const P pol = reduction_policy<P>(own, e);
   const auto t0 = std::chrono::steady_clock::now();
   auto acc = reducer<P>::template full<Op>(pol, e);
   if (trace_active())
-    trace_reduce(pol, Op::name, e, sizeof(acc),
+    trace_reduce(pol, name, e, sizeof(acc),
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), "full");
   return acc;
 }
 
-/// Axis reduction into a new array; `finish(acc, len)` gives each output value.
-template <class Op, class Result, bool Keep, std::size_t N, class X, class Finish>
-auto reduce_along(X&& x, const axes_t<N>& ax, Finish finish) {
+/// Full reduction: the accumulated value (before finish).
+template <class Op, class X>
+auto reduce_all(X&& x) {
   using P = concrete_policy_t<typename expr_of_t<X>::policy_type>;
   const std::optional<P> own = own_policy<P>(x);
+  return reduce_all_on<Op>(own, Op::name, std::forward<X>(x));
+}
+
+/// Axis reduction into a new array on the policy value `own` (else the
+/// expression's), reported (errors, trace) under `name`; `finish(acc, len)`
+/// gives each output value, in the same pass.
+template <class Op, class Result, bool Keep, class P, std::size_t N, class X, class Finish>
+auto reduce_along_on(const std::optional<P>& own, const char* name, X&& x, const axes_t<N>& ax, Finish finish) {
+  static_assert(std::is_same_v<P, concrete_policy_t<typename expr_of_t<X>::policy_type>>);
   auto e = as_expr(std::forward<X>(x));
   using E = decltype(e);
   constexpr std::size_t R = E::rank;
@@ -173,9 +205,9 @@ auto reduce_along(X&& x, const axes_t<N>& ax, Finish finish) {
     int a = ax.a[k];
     if (a < 0) a += static_cast<int>(R);
     if (a < 0 || a >= static_cast<int>(R))
-      throw value_error(std::string(Op::name) + ": axis " + std::to_string(ax.a[k]) +
+      throw value_error(std::string(name) + ": axis " + std::to_string(ax.a[k]) +
                         " is out of bounds for an expression of rank " + std::to_string(R));
-    if (reduced[a]) throw value_error(std::string(Op::name) + ": repeated axis " + std::to_string(ax.a[k]));
+    if (reduced[a]) throw value_error(std::string(name) + ": repeated axis " + std::to_string(ax.a[k]));
     reduced[a] = true;
   }
   extents<R> perm{};
@@ -196,7 +228,7 @@ auto reduce_along(X&& x, const axes_t<N>& ax, Finish finish) {
     if (!reduced[d]) out_shape[o++] = e.shape()[d];
     else if constexpr (Keep) out_shape[o++] = 1;
   }
-  if (outputs > 0) check_nonempty<Op>(e, len);  // before any device call
+  if (outputs > 0) check_nonempty<Op>(e, len, name);  // before any device call
   const P pol = reduction_policy<P>(own, e);
   const auto t0 = std::chrono::steady_clock::now();
   array<Result, RO, P> out(out_shape, pol);
@@ -205,9 +237,17 @@ auto reduce_along(X&& x, const axes_t<N>& ax, Finish finish) {
   for (std::size_t d = 0; d != R; ++d) pshape[d] = e.shape()[static_cast<std::size_t>(perm[d])];
   reducer<P>::template along<Op>(pol, out.data(), bound, pshape, outputs, len, finish);
   if (trace_active())
-    trace_reduce(pol, Op::name, e, static_cast<std::size_t>(outputs) * sizeof(Result),
+    trace_reduce(pol, name, e, static_cast<std::size_t>(outputs) * sizeof(Result),
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), "along axes");
   return out;
+}
+
+/// Axis reduction into a new array; `finish(acc, len)` gives each output value.
+template <class Op, class Result, bool Keep, std::size_t N, class X, class Finish>
+auto reduce_along(X&& x, const axes_t<N>& ax, Finish finish) {
+  using P = concrete_policy_t<typename expr_of_t<X>::policy_type>;
+  const std::optional<P> own = own_policy<P>(x);
+  return reduce_along_on<Op, Result, Keep>(own, Op::name, std::forward<X>(x), ax, finish);
 }
 
 template <class E>
@@ -333,24 +373,121 @@ auto std(X&& x, const axes_t<N>& ax, keepdims_t, int ddof = 0) {
       std::forward<X>(x), ax, detail::variance_finish<true, V>{ddof});
 }
 
-/// Dot product of two 1-D operands: sum(a * b), one fused pass.
+/// Dot product of two 1-D operands, one fused pass: the sum of a[i] * b[i]
+/// with each product formed in the sum's accumulator of promote_t<A, B>
+/// (integers and bool in 64 bits, so uint8 or bool products do not wrap;
+/// 16-bit floats in float). Result type: that of sum(a * b) (int64 / uint64
+/// for integers and bool, the float type itself for floats, 16-bit floats
+/// rounded once at the end).
 template <expression A, expression B>
 auto dot(A&& a, B&& b) {
   static_assert(detail::expr_of_t<A>::rank == 1 && detail::expr_of_t<B>::rank == 1,
                 "sinter::dot: both operands must be 1-D (use sum(a * b, axis(...)) otherwise)");
-  return sum(std::forward<A>(a) * std::forward<B>(b));
+  using R = promote_t<detail::value_of_t<A>, detail::value_of_t<B>>;
+  using Op = detail::reduce_ops::sum;
+  using Acc = typename Op::template acc_t<R>;
+  using Res = typename Op::template result_t<R>;
+  using E = decltype(cast<Acc>(std::declval<A>()) * cast<Acc>(std::declval<B>()));
+  using P = detail::concrete_policy_t<typename detail::expr_of_t<E>::policy_type>;
+  // The first operand's own policy value (device and stream), else the
+  // second's; read before the operands are moved into the expression.
+  std::optional<P> own = detail::own_policy<P>(a);
+  if (!own) own = detail::own_policy<P>(b);
+  return static_cast<Res>(
+      detail::reduce_all_on<Op>(own, "dot", cast<Acc>(std::forward<A>(a)) * cast<Acc>(std::forward<B>(b))));
 }
 
-/// Vector norm of all elements: ord 2 (default, Euclidean), 1 (sum of |x|),
-/// or INFINITY (max |x|). Integers compute in double.
+namespace detail {
+
+/// Checks norm's ord: 1, 2 or +INFINITY.
+inline void check_norm_ord(double ord) {
+  if (!(ord == 1 || ord == 2 || (std::isinf(ord) && ord > 0)))
+    throw value_error("sinter::norm: ord must be 1, 2 or INFINITY, not " + std::to_string(ord));
+}
+
+/// finish of an axis norm, as a functor a device can run: the accumulated
+/// sum of |x| or max |x| (Sqrt = false), or the square root of the sum of
+/// squares (Sqrt = true), rounded once to the result type F.
+template <class F, bool Sqrt>
+struct norm_finish {
+  template <class A>
+  SINTER_HD F operator()(const A& a, index_t) const {
+    if constexpr (Sqrt) return static_cast<F>(math::impl::sqrt(a));
+    else return static_cast<F>(a);
+  }
+};
+
+/// norm along axes: ord 2 sums x^2, ord 1 sums |x|, ord INFINITY takes max |x|,
+/// all in compute_t<F> (float for 16-bit floats, double for integers and bool).
+template <bool Keep, std::size_t N, class X>
+auto norm_along(X&& x, double ord, const axes_t<N>& ax) {
+  using F = floating_t<value_of_t<X>>;
+  using C = compute_t<F>;
+  using P = concrete_policy_t<typename expr_of_t<X>::policy_type>;
+  check_norm_ord(ord);
+  const std::optional<P> own = own_policy<P>(x);
+  if (ord == 2)
+    return reduce_along_on<reduce_ops::sum, F, Keep>(own, "norm", sinter::square(sinter::cast<C>(std::forward<X>(x))),
+                                                     ax, norm_finish<F, true>{});
+  if (ord == 1)
+    return reduce_along_on<reduce_ops::sum, F, Keep>(own, "norm", sinter::abs(sinter::cast<C>(std::forward<X>(x))), ax,
+                                                     norm_finish<F, false>{});
+  return reduce_along_on<reduce_ops::max, F, Keep>(own, "norm", sinter::abs(sinter::cast<C>(std::forward<X>(x))), ax,
+                                                   norm_finish<F, false>{});
+}
+
+}  // namespace detail
+
+/// Vector norm of all elements, as numpy.linalg.norm of a 1-D array: ord 2
+/// (default, Euclidean: sqrt of the sum of squares), 1 (sum of |x|) or
+/// INFINITY (max |x|). One fused pass, a host value. Result type floating_t
+/// (float for float, double for integers and bool, half for half), computed
+/// in compute_t of it (16-bit floats in float) and rounded once. NaN
+/// propagates. ord INFINITY of an empty array throws value_error, as numpy;
+/// ord 1 and 2 of it are 0.
 template <expression X>
 auto norm(X&& x, double ord = 2) {
   using F = floating_t<detail::value_of_t<X>>;
-  auto e = cast<F>(std::forward<X>(x));
-  if (ord == 2) return static_cast<F>(std::sqrt(sum(square(e))));
-  if (ord == 1) return static_cast<F>(sum(abs(e)));
-  if (std::isinf(ord) && ord > 0) return e.size() == 0 ? F(0) : static_cast<F>(max(abs(e)));
-  throw value_error("sinter::norm: ord must be 1, 2 or INFINITY, not " + std::to_string(ord));
+  using C = compute_t<F>;
+  using P = detail::concrete_policy_t<typename detail::expr_of_t<X>::policy_type>;
+  detail::check_norm_ord(ord);
+  const std::optional<P> own = detail::own_policy<P>(x);
+  using detail::reduce_all_on;
+  namespace ro = detail::reduce_ops;
+  if (ord == 2)
+    return static_cast<F>(
+        std::sqrt(reduce_all_on<ro::sum>(own, "norm", sinter::square(sinter::cast<C>(std::forward<X>(x))))));
+  if (ord == 1)
+    return static_cast<F>(reduce_all_on<ro::sum>(own, "norm", sinter::abs(sinter::cast<C>(std::forward<X>(x)))));
+  return static_cast<F>(reduce_all_on<ro::max>(own, "norm", sinter::abs(sinter::cast<C>(std::forward<X>(x)))));
+}
+
+/// Vector norm along axes, as numpy.linalg.norm(x, ord, axis): ord 2
+/// (Euclidean), 1 (sum of |x|) or INFINITY (max |x|) of each lane; an array
+/// of the operand's policy, result type as the full norm. One fused pass
+/// over the input: the square root of ord 2 is taken in the reduction's
+/// finish step as each output is written, so there is no second pass over
+/// the result. ord INFINITY along an empty axis throws value_error (when
+/// there are outputs), as numpy.
+template <expression X, std::size_t N>
+auto norm(X&& x, double ord, const axes_t<N>& ax) {
+  return detail::norm_along<false>(std::forward<X>(x), ord, ax);
+}
+/// Vector norm along axes, keeping them as extent 1 (for broadcasting:
+/// `x / sinter::norm(x, 2, sinter::axis(1), sinter::keepdims)` normalises rows).
+template <expression X, std::size_t N>
+auto norm(X&& x, double ord, const axes_t<N>& ax, keepdims_t) {
+  return detail::norm_along<true>(std::forward<X>(x), ord, ax);
+}
+/// Euclidean (ord 2) norm along axes.
+template <expression X, std::size_t N>
+auto norm(X&& x, const axes_t<N>& ax) {
+  return detail::norm_along<false>(std::forward<X>(x), 2.0, ax);
+}
+/// Euclidean (ord 2) norm along axes, keeping them as extent 1.
+template <expression X, std::size_t N>
+auto norm(X&& x, const axes_t<N>& ax, keepdims_t) {
+  return detail::norm_along<true>(std::forward<X>(x), 2.0, ax);
 }
 
 }  // namespace sinter

@@ -121,7 +121,10 @@ TEST_CASE_TEMPLATE("reduce: empty inputs", P, st::host, st::par) {
   CHECK(st::all(e) == true);
   CHECK(st::count_nonzero(e) == 0);
   CHECK(st::norm(e) == 0.f);
-  CHECK(st::norm(e, INFINITY) == 0.f);
+  // max |x| of nothing: no identity, as numpy.linalg.norm(empty, inf) (ValueError).
+  CHECK_THROWS_AS((void)st::norm(e, INFINITY), st::value_error);
+  CHECK(what_of([&] { (void)st::norm(e, INFINITY); }).find("norm") != std::string::npos);
+  CHECK(st::norm(e, 1) == 0.f);
   const st::array<std::int16_t, 1, P> ei({0});
   CHECK(st::sum(ei) == 0);
   CHECK(st::prod(ei) == 1);

@@ -1,7 +1,9 @@
 // Reductions over the inputs that stress the engine: sizes around the 4096
 // tile and the par task boundaries, strided and reversed views, broadcast
 // operands, generators, and elementwise expressions — host and par, against a
-// double reference (support/reduce_check.hpp).
+// double reference (support/reduce_check.hpp). Strided and broadcast inputs
+// on float, double, int32, and (sum, min, max, argmax, mean) on int64,
+// uint16, bool, half and bfloat16.
 #include <doctest/doctest.h>
 
 #include "support/reduce_check.hpp"
@@ -154,4 +156,85 @@ TEST_CASE_TEMPLATE("reduce: reductions of expressions", P, st::host, st::par) {
   check_op<rop::sum>(m * m - 0.25f, ref2, {101, 990}, "m * m - 0.25");
   check_op<rop::argmax>(m * m - 0.25f, ref2, {101, 990}, "m * m - 0.25");
   check_op<rop::var>(m * m - 0.25f, ref2, {101, 990}, "m * m - 0.25");
+}
+
+// ---- strided and broadcast inputs of more element types ----------------------
+
+namespace {
+
+/// Strided, reversed and broadcast operands of element type T for reduction
+/// O: a[::2] and a[::-1] (1-D, across tiles), m[::2, ::-1] (2-D, along each
+/// axis), a row broadcast over rows as a stride-0 view, and through an
+/// expression with a matrix (m + row; bool: m != row, as bool has no
+/// arithmetic) of more than 2 * par_grain elements, for par's parallel paths.
+template <class T, class P, rop O>
+void strided_and_broadcast() {
+  const data_kind k = kind_for(O);
+  const unsigned seed = 40u + 3u * static_cast<unsigned>(O);
+  {
+    const std::int64_t n = 2 * 4097 + 1;
+    const auto d = make_data<T>(static_cast<std::size_t>(n), seed, k);
+    const auto a = make_array<T, 1, P>({n}, d);
+    const auto x = to_doubles(d);
+    std::vector<double> ref;
+    for (std::size_t i = 0; i < x.size(); i += 2) ref.push_back(x[i]);
+    check_op<O>(a(st::slice(st::none, st::none, 2)), ref, {static_cast<std::int64_t>(ref.size())}, "a[::2]");
+    check_op<O>(a(st::slice(st::none, st::none, -1)), std::vector<double>(x.rbegin(), x.rend()), {n}, "a[::-1]");
+  }
+  {
+    const std::vector<std::int64_t> s{9, 301};
+    const auto d = make_data<T>(count_of(s), seed + 1, k);
+    const auto m = make_array<T, 2, P>({9, 301}, d);
+    std::vector<double> ref;
+    for (std::size_t i = 0; i < 9; i += 2)
+      for (std::size_t j = 301; j-- > 0;) ref.push_back(to_double(d[i * 301 + j]));
+    check_op<O>(m(st::slice(st::none, st::none, 2), st::slice(st::none, st::none, -1)), ref, {5, 301},
+                "m[::2, ::-1]");
+  }
+  {
+    const std::int64_t rows = 17, cols = 4097;  // 69649 > 2 * par_grain elements
+    const auto dm = make_data<T>(static_cast<std::size_t>(rows * cols), seed + 2, k);
+    const auto dr = make_data<T>(static_cast<std::size_t>(cols), seed + 3, k);
+    const auto m = make_array<T, 2, P>({rows, cols}, dm);
+    const auto row = make_array<T, 1, P>({cols}, dr);
+    std::vector<double> ref_row, ref_expr;
+    for (std::int64_t i = 0; i < rows; ++i)
+      for (std::int64_t j = 0; j < cols; ++j) {
+        const double mv = to_double(dm[static_cast<std::size_t>(i * cols + j)]);
+        const double rv = to_double(dr[static_cast<std::size_t>(j)]);
+        ref_row.push_back(rv);
+        // Exact in T: integers well inside their range, 16-bit floats on a 1/64 grid in [-2, 2].
+        ref_expr.push_back(std::is_same_v<T, bool> ? (mv != rv ? 1.0 : 0.0) : mv + rv);
+      }
+    check_op<O>(st::broadcast_to(row, {rows, cols}), ref_row, {rows, cols}, "broadcast_to(row)");
+    if constexpr (std::is_same_v<T, bool>) check_op<O>(m != row, ref_expr, {rows, cols}, "m != row");
+    else check_op<O>(m + row, ref_expr, {rows, cols}, "m + row");
+  }
+}
+
+template <class T, class P>
+void strided_and_broadcast_ops() {
+  strided_and_broadcast<T, P, rop::sum>();
+  strided_and_broadcast<T, P, rop::min>();
+  strided_and_broadcast<T, P, rop::max>();
+  strided_and_broadcast<T, P, rop::argmax>();
+  strided_and_broadcast<T, P, rop::mean>();
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("reduce: strided and broadcast inputs, int64", P, st::host, st::par) {
+  strided_and_broadcast_ops<std::int64_t, P>();
+}
+TEST_CASE_TEMPLATE("reduce: strided and broadcast inputs, uint16", P, st::host, st::par) {
+  strided_and_broadcast_ops<std::uint16_t, P>();
+}
+TEST_CASE_TEMPLATE("reduce: strided and broadcast inputs, bool", P, st::host, st::par) {
+  strided_and_broadcast_ops<bool, P>();
+}
+TEST_CASE_TEMPLATE("reduce: strided and broadcast inputs, half", P, st::host, st::par) {
+  strided_and_broadcast_ops<st::half, P>();
+}
+TEST_CASE_TEMPLATE("reduce: strided and broadcast inputs, bfloat16", P, st::host, st::par) {
+  strided_and_broadcast_ops<st::bfloat16, P>();
 }

@@ -10,12 +10,22 @@
 ///    storage and the one-element result come from the device memory pool on
 ///    the policy's stream; the result is copied to the host and the stream
 ///    synchronised: a full reduction waits for the work queued on its stream
-///    (not for the whole device).
+///    (not for the whole device). CUB's final combine of its per-block
+///    partials is a second, small kernel over those partials (a library's
+///    final combine step): the input is still read once, in one fused pass.
 ///  - along axes: cub::DeviceSegmentedReduce::Reduce, segment o being flat
 ///    positions [o*len, (o+1)*len) of the permuted node (offsets from a
 ///    transformed counting iterator, no offset array), each result finished
 ///    on the device (transform output iterator) and written straight into the
 ///    result array. Asynchronous, like an elementwise pass.
+///
+/// Allocations: the trace hook (trace_scope::allocations, note_allocation)
+/// counts array buffers only. The scratch here (CUB's temporary storage, the
+/// block partials of its final combine, and a full reduction's one-value
+/// result) is library workspace, taken with backend<cuda>::allocate_uncounted
+/// and outside the count: a full reduction traces 0 allocations, an axis
+/// reduction 1 (its result array), as on host and par. The scratch still
+/// shows in cuda_memory_stats while it lives.
 ///
 /// Determinism: CUB's DeviceReduce and DeviceSegmentedReduce are run-to-run
 /// deterministic on one device for a given input (CCCL documents this for
@@ -132,12 +142,14 @@ reduce_element<Op, R, Node> along_element(const Node& permuted, const extents<R>
 }
 
 #if SINTER_HAS_CUDA()
-/// Device memory from the pool (stream-ordered), returned on scope exit.
+/// Reduction workspace from the device's pool (stream-ordered), returned on
+/// scope exit. Not an array buffer: not counted by the trace hook
+/// (allocate_uncounted; see the file comment).
 struct scratch {
   cuda pol;
   std::size_t bytes;
   void* ptr;
-  scratch(const cuda& p, std::size_t b) : pol(p), bytes(b), ptr(backend<cuda>::allocate(p, b)) {}
+  scratch(const cuda& p, std::size_t b) : pol(p), bytes(b), ptr(backend<cuda>::allocate_uncounted(p, b)) {}
   scratch(const scratch&) = delete;
   scratch& operator=(const scratch&) = delete;
   ~scratch() { backend<cuda>::deallocate(pol, ptr, bytes); }

@@ -6,6 +6,7 @@
 #include "backend.hpp"
 #include "host_loop.hpp"
 #include "host_memory.hpp"
+#include "host_stream.hpp"
 
 namespace sinter {
 
@@ -16,6 +17,12 @@ struct host {
 
 namespace detail {
 
+/// Whether the rows of `out` are long unit-stride runs worth streaming.
+template <class T, std::size_t R>
+bool streams_rows(const memory_leaf<T, R>& out) {
+  return out.strides[R - 1] == 1 && out.shape[R - 1] * static_cast<index_t>(sizeof(T)) >= 1024;
+}
+
 /// Run `out = bound` on [0, n) on the calling thread; returns the path taken.
 template <class T, std::size_t R, class Node>
 std::string run_serial(const memory_leaf<T, R>& out, const Node& bound) {
@@ -25,9 +32,18 @@ std::string run_serial(const memory_leaf<T, R>& out, const Node& bound) {
     run_linear(out.ptr, bound, 0, 1);
     return "contiguous";
   } else {
+    const bool stream = use_streaming(static_cast<std::size_t>(n) * sizeof(T));
     if (out.unit() && bound.unit()) {
+      if (stream) {
+        run_linear_streaming(out.ptr, bound, 0, n);
+        return "contiguous streaming";
+      }
       run_linear(out.ptr, bound, 0, n);
       return "contiguous";
+    }
+    if (stream && streams_rows(out)) {
+      run_rows_streaming(out, bound, 0, n / out.shape[R - 1]);
+      return "strided streaming";
     }
     run_rows(out, bound, 0, n / out.shape[R - 1]);
     return "strided";

@@ -33,6 +33,8 @@ std::string run_parallel(const memory_leaf<T, R>& out, const Node& bound) {
   } else {
     // A few chunks per thread balance uneven progress; chunks are whole
     // cache lines apart so threads never write the same line.
+    const bool stream = use_streaming(static_cast<std::size_t>(n) * sizeof(T));
+    const std::string label = (stream ? " streaming " : " ") + std::to_string(threads) + " threads";
     if (out.unit() && bound.unit()) {
       index_t chunks = threads * 4;
       index_t len = (n + chunks - 1) / chunks;
@@ -40,19 +42,22 @@ std::string run_parallel(const memory_leaf<T, R>& out, const Node& bound) {
       chunks = (n + len - 1) / len;
       default_pool().parallel_for(chunks, [&](std::int64_t c) {
         const index_t b = c * len, e = b + len < n ? b + len : n;
-        run_linear(out.ptr, bound, b, e);
+        if (stream) run_linear_streaming(out.ptr, bound, b, e);
+        else run_linear(out.ptr, bound, b, e);
       });
-      return "contiguous " + std::to_string(threads) + " threads";
+      return "contiguous" + label;
     }
     const index_t rows = n / out.shape[R - 1];
     index_t chunks = threads * 4 < rows ? threads * 4 : rows;
     const index_t len = (rows + chunks - 1) / chunks;
     chunks = (rows + len - 1) / len;
+    const bool stream_rows = stream && streams_rows(out);
     default_pool().parallel_for(chunks, [&](std::int64_t c) {
       const index_t b = c * len, e = b + len < rows ? b + len : rows;
-      run_rows(out, bound, b, e);
+      if (stream_rows) run_rows_streaming(out, bound, b, e);
+      else run_rows(out, bound, b, e);
     });
-    return "strided " + std::to_string(threads) + " threads";
+    return stream_rows ? "strided" + label : "strided " + std::to_string(threads) + " threads";
   }
 }
 

@@ -1,0 +1,171 @@
+#pragma once
+/// \file host_stream.hpp
+/// Streaming (non-temporal) stores for host passes whose output is larger
+/// than the cache can keep. An ordinary store first reads the line it writes
+/// (write-allocate), so a pass that reads two arrays and writes one moves four
+/// arrays' worth of bytes; a streaming store skips that read. The fused
+/// expression is computed into a small L1-resident block, then the block is
+/// written to memory with the widest non-temporal store the target has
+/// (AVX-512, AVX or SSE2; elsewhere ordinary stores).
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+
+#if defined(__SSE2__) || defined(_M_X64)
+#include <immintrin.h>
+#define SINTER_HAS_STREAM_STORES 1
+#else
+#define SINTER_HAS_STREAM_STORES 0
+#endif
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <unistd.h>
+#endif
+
+#include "host_loop.hpp"
+
+namespace sinter {
+namespace detail {
+
+/// The last-level cache size in bytes, as the C library reports it; 32 MiB
+/// when it does not.
+inline std::size_t last_level_cache_bytes() noexcept {
+  long bytes = -1;
+#if defined(_SC_LEVEL3_CACHE_SIZE)
+  bytes = sysconf(_SC_LEVEL3_CACHE_SIZE);
+  if (bytes <= 0) bytes = sysconf(_SC_LEVEL2_CACHE_SIZE);
+#endif
+  return bytes > 0 ? static_cast<std::size_t>(bytes) : std::size_t{32} << 20;
+}
+
+inline std::atomic<std::size_t>& streaming_threshold_ref() noexcept {
+  static std::atomic<std::size_t> t = [] {
+    // getenv is only racy against setenv; this runs once.
+    if (const char* env = std::getenv("SINTER_STREAMING_THRESHOLD")) {  // NOLINT(concurrency-mt-unsafe)
+      char* end = nullptr;
+      const unsigned long long v = std::strtoull(env, &end, 10);
+      if (end != env && *end == '\0') return static_cast<std::size_t>(v);
+    }
+    return last_level_cache_bytes() / 2;
+  }();
+  return t;
+}
+
+}  // namespace detail
+
+/// Host passes that write at least this many bytes into contiguous memory use
+/// streaming stores (bypassing the cache). Default: half the last-level
+/// cache, or the SINTER_STREAMING_THRESHOLD environment variable (bytes).
+/// `sinter::set_streaming_threshold(SIZE_MAX)` turns streaming off.
+inline std::size_t streaming_threshold() noexcept {
+  return detail::streaming_threshold_ref().load(std::memory_order_relaxed);
+}
+/// Set the byte count from which host passes use streaming stores.
+inline void set_streaming_threshold(std::size_t bytes) noexcept {
+  detail::streaming_threshold_ref().store(bytes, std::memory_order_relaxed);
+}
+
+namespace detail {
+
+/// Whether a pass writing `bytes` to memory should stream.
+inline bool use_streaming(std::size_t bytes) noexcept {
+  return SINTER_HAS_STREAM_STORES && bytes >= streaming_threshold();
+}
+
+/// Copy `bytes` (a multiple of 64) from `src` to 64-byte aligned `dst` with
+/// non-temporal stores.
+inline void stream_copy(void* dst, const void* src, std::size_t bytes) noexcept {
+#if SINTER_HAS_STREAM_STORES
+  auto* d = static_cast<char*>(dst);
+  const auto* s = static_cast<const char*>(src);
+  for (std::size_t i = 0; i < bytes; i += 64) {
+#if defined(__AVX512F__)
+    _mm512_stream_si512(reinterpret_cast<__m512i*>(d + i), _mm512_load_si512(s + i));
+#elif defined(__AVX__)
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(d + i), _mm256_load_si256(reinterpret_cast<const __m256i*>(s + i)));
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(d + i + 32),
+                        _mm256_load_si256(reinterpret_cast<const __m256i*>(s + i + 32)));
+#else
+    for (std::size_t k = 0; k < 64; k += 16)
+      _mm_stream_si128(reinterpret_cast<__m128i*>(d + i + k), _mm_load_si128(reinterpret_cast<const __m128i*>(s + i + k)));
+#endif
+  }
+#else
+  std::memcpy(dst, src, bytes);
+#endif
+}
+
+/// Order this thread's streaming stores before whatever it does next.
+inline void stream_fence() noexcept {
+#if SINTER_HAS_STREAM_STORES
+  _mm_sfence();
+#endif
+}
+
+/// o[i] = c.load(i) for i in [lo, hi) with streaming stores for the 64-byte
+/// aligned middle. The caller fences (stream_fence) once after its last range.
+template <class T, class Cursor>
+void stream_range(T* o, const Cursor& c, index_t lo, index_t hi) {
+  static_assert(64 % sizeof(T) == 0, "streaming stores need an element size dividing 64 bytes");
+  constexpr index_t block = 4096 / static_cast<index_t>(sizeof(T));  // 4 KiB, stays in L1
+  index_t i = lo;
+  // Scalar head until o + i is 64-byte aligned (never, if o itself is not
+  // element-aligned to 64 bytes' worth of elements: then everything is head).
+  const auto misalign = reinterpret_cast<std::uintptr_t>(o + i) % 64;
+  if (misalign % sizeof(T) != 0) {
+    for (; i < hi; ++i) o[i] = convert<T>(c.load(i));
+    return;
+  }
+  index_t head = misalign ? static_cast<index_t>((64 - misalign) / sizeof(T)) : 0;
+  if (head > hi - i) head = hi - i;
+  for (const index_t e = i + head; i < e; ++i) o[i] = convert<T>(c.load(i));
+  alignas(64) T buf[block];
+  for (; hi - i >= block; i += block) {
+    SINTER_IVDEP
+    for (index_t j = 0; j < block; ++j) buf[j] = convert<T>(c.load(i + j));
+    stream_copy(o + i, buf, sizeof(buf));
+  }
+  // Whole 64-byte lines of the remainder still stream; the rest is scalar.
+  const index_t per_line = 64 / static_cast<index_t>(sizeof(T));
+  const index_t lines = (hi - i) / per_line * per_line;
+  if (lines) {
+    SINTER_IVDEP
+    for (index_t j = 0; j < lines; ++j) buf[j] = convert<T>(c.load(i + j));
+    stream_copy(o + i, buf, static_cast<std::size_t>(lines) * sizeof(T));
+    i += lines;
+  }
+  for (; i < hi; ++i) o[i] = convert<T>(c.load(i));
+}
+
+/// run_linear with streaming stores.
+template <class T, class Node>
+void run_linear_streaming(T* out, const Node& node, index_t begin, index_t end) {
+  stream_range(out, node.linear(), begin, end);
+  stream_fence();
+}
+
+/// run_rows with streaming stores for unit-stride output rows.
+template <class T, std::size_t R, class Node>
+void run_rows_streaming(const memory_leaf<T, R>& out, const Node& node, index_t r0, index_t r1) {
+  static_assert(R >= 1);
+  const index_t inner = out.shape[R - 1];
+  extents<R> idx{};
+  index_t r = r0;
+  for (std::size_t d = R - 1; d-- > 0;) {
+    idx[d] = r % out.shape[d];
+    r /= out.shape[d];
+  }
+  for (index_t row = r0; row < r1; ++row) {
+    stream_range(out.ptr + row_offset(idx, out.strides), node.row(idx), 0, inner);
+    for (std::size_t d = R - 1; d-- > 0;) {
+      if (++idx[d] < out.shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+  stream_fence();
+}
+
+}  // namespace detail
+}  // namespace sinter

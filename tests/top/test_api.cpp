@@ -784,3 +784,21 @@ TEST_CASE_TEMPLATE("SINTER_LOG=launch: one line per pass on stderr (set_log_laun
   }
 }
 #endif
+
+TEST_CASE_TEMPLATE("minimum and maximum: signed zeros and ties as numpy (the second operand wins a tie)", P, st::host,
+                   st::par) {
+  // numpy: minimum(0.0, -0.0) = -0.0, minimum(-0.0, 0.0) = 0.0, same for maximum.
+  st::array<double, 1, P> a = st::to<P>(st::asarray<double>({0.0, -0.0, 1.5, -2.0}));
+  st::array<double, 1, P> b = st::to<P>(st::asarray<double>({-0.0, 0.0, 1.5, 3.0}));
+  st::array<double, 1, P> lo = st::minimum(a, b), hi = st::maximum(a, b);
+  CHECK(std::signbit(lo(0)));
+  CHECK(!std::signbit(lo(1)));
+  CHECK(std::signbit(hi(0)));
+  CHECK(!std::signbit(hi(1)));
+  CHECK(lo(3) == -2.0);
+  CHECK(hi(3) == 3.0);
+  st::array<float, 1, P> fa = st::cast<float>(a), fb = st::cast<float>(b);
+  st::array<float, 1, P> flo = st::minimum(fa, fb);
+  CHECK(std::signbit(flo(0)));
+  CHECK(!std::signbit(flo(1)));
+}

@@ -180,22 +180,24 @@ struct sign : arith<sign> {
     else return a > T(0) ? T(1) : (a < T(0) ? T(-1) : (a == T(0) ? T(0) : a));
   }
 };
-/// Element-wise minimum; NaN propagates (numpy.minimum).
+/// Element-wise minimum; NaN propagates and ties give b, as numpy.minimum
+/// (minimum(0.0, -0.0) is -0.0; x86's minps does the same).
 struct minimum : arith<minimum> {
   SINTER_OP_NAME(minimum);
   static constexpr bool bool_ok = true;
   template <class T> SINTER_HD static T apply(T a, T b) {
-    if constexpr (std::is_floating_point_v<T>) return (a != a) | (b != b) ? a + b : (b < a ? b : a);
-    else return b < a ? b : a;
+    if constexpr (std::is_floating_point_v<T>) return (a != a) | (b != b) ? a + b : (a < b ? a : b);
+    else return a < b ? a : b;
   }
 };
-/// Element-wise maximum; NaN propagates (numpy.maximum).
+/// Element-wise maximum; NaN propagates and ties give b, as numpy.maximum
+/// (maximum(0.0, -0.0) is -0.0).
 struct maximum : arith<maximum> {
   SINTER_OP_NAME(maximum);
   static constexpr bool bool_ok = true;
   template <class T> SINTER_HD static T apply(T a, T b) {
-    if constexpr (std::is_floating_point_v<T>) return (a != a) | (b != b) ? a + b : (a < b ? b : a);
-    else return a < b ? b : a;
+    if constexpr (std::is_floating_point_v<T>) return (a != a) | (b != b) ? a + b : (a > b ? a : b);
+    else return a > b ? a : b;
   }
 };
 /// clip(x, lo, hi) = minimum(maximum(x, lo), hi), as numpy.clip.

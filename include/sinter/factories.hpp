@@ -115,6 +115,14 @@ template <element T>
 array<T, 4> asarray(typename detail::nested_list<T, 4>::type l) {
   return detail::from_list<T, 4>(l);
 }
+/// The same with the rank given, for lists whose innermost braces hold one
+/// value and are therefore ambiguous between ranks in C++ (`float x = {1}` is
+/// valid): `sinter::asarray<float, 2>({{1}, {2}})` is a 2x1 column.
+template <element T, std::size_t R>
+  requires(R >= 1 && R <= 4)
+array<T, R> asarray(typename detail::nested_list<T, R>::type l) {
+  return detail::from_list<T, R>(l);
+}
 
 namespace detail {
 /// start + i * step, computed in double for floating types, exactly for integers.

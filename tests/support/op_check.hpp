@@ -18,6 +18,13 @@
 // run time. Everything that does not depend on the expression (data,
 // reference loop, comparison) is compiled once, not per op.
 //
+// The large layouts (1000003 elements contiguous, 512x512 strided) run the
+// whole group in ONE pass: `sel` is then a full random array, so each
+// element picks its op at random, its inputs come from that op's domains,
+// and every element is compared with that op's reference. Every op and
+// dtype is covered at that size at the cost of one pass per group, not one
+// per op.
+//
 // Floating results are compared in ULPs of the result type against the
 // unrounded reference (0.5 ULP = correctly rounded); NaN where the reference is
 // NaN and infinities exactly. Integer and bool results are compared exactly.
@@ -311,9 +318,8 @@ inline index_t offset(const operand_layout& l, const placement& p, const st::ext
 }
 
 /// Sizes 0, 1, 7, 64 in every layout, 2-D 0x3, transposed and broadcasts on
-/// 8x8 and 7x9; with `big`, 1000003 elements contiguous and a 512x512
-/// strided pass (both above par's threshold, so par runs threaded on both paths).
-inline std::vector<layout_case> layouts(std::size_t N, bool big) {
+/// 8x8 and 7x9 (run once per op, with a 1x1 `sel`).
+inline std::vector<layout_case> layouts(std::size_t N) {
   std::vector<layout_case> v;
   auto all = [N](st::extents<2> s, kind k) { return std::vector<operand_layout>(N, {s, k}); };
   for (index_t n : {0, 1, 7, 64}) {
@@ -352,13 +358,21 @@ inline std::vector<layout_case> layouts(std::size_t N, bool big) {
       v.push_back({"column, full, row", sq, mix, kind::reversed});
     }
   }
-  if (big) {
-    const st::extents<2> b{1, 1000003};
-    v.push_back({"contiguous n=1000003", b, all(b, kind::contiguous), kind::contiguous});
-    auto str = all({512, 512}, kind::step2);
-    str[0].k = kind::transposed;
-    v.push_back({"strided 512x512", {512, 512}, str, kind::contiguous});
-  }
+  return v;
+}
+
+/// 1000003 elements contiguous and 512x512 strided (step 2, operand 0
+/// transposed), both above par's threshold so par runs threaded on both
+/// paths; every operand has the output's shape. Run once per group, with a
+/// full random `sel`.
+inline std::vector<layout_case> large_layouts(std::size_t N) {
+  std::vector<layout_case> v;
+  const st::extents<2> b{1, 1000003};
+  v.push_back({"contiguous n=1000003", b, std::vector<operand_layout>(N, {b, kind::contiguous}),
+               kind::contiguous});
+  std::vector<operand_layout> str(N, {{512, 512}, kind::step2});
+  str[0].k = kind::transposed;
+  v.push_back({"strided 512x512", {512, 512}, str, kind::contiguous});
   return v;
 }
 
@@ -378,6 +392,11 @@ struct buffer {
       vals[i] = to_ld(data[i]);
     }
   }
+  /// Position p gets value v (its exact value recorded).
+  void set(index_t p, T v) {
+    data[static_cast<std::size_t>(p)] = v;
+    vals[static_cast<std::size_t>(p)] = to_ld(v);
+  }
   void read_back() {
     for (std::size_t i = 0; i < vals.size(); ++i) vals[i] = to_ld(data[i]);
   }
@@ -386,7 +405,6 @@ struct buffer {
 // ---- the check ----------------------------------------------------------------
 
 struct options {
-  bool big = false;       // also 1000003 and 512x512 elements
   bool lhs_full = false;  // only layouts where operand 0 already has the output's shape
 };
 
@@ -424,38 +442,43 @@ inline std::string show(const type_info& t, ld v) {
   return os.str();
 }
 
-/// Compare the output with the reference (every position; a sample of the large layouts).
-inline void verify(const op_run& r, const std::string& types, const char* pol, const layout_case& lc,
-                   const std::vector<const std::vector<ld>*>& ins, const std::vector<placement>& pl,
-                   const std::vector<type_info>& in_info, const std::vector<ld>& out,
-                   const placement& op, const type_info& rt) {
+/// Compare every output position with the reference of the op that
+/// produced it: `which(i, j)` is the index in `runs` of element (i, j)'s op.
+/// Failures are counted per op; each op reports its count and first failure.
+template <class Which>
+void verify(const std::vector<op_run>& runs, Which which, const std::string& types, const char* pol,
+            const layout_case& lc, const std::vector<const std::vector<ld>*>& ins,
+            const std::vector<placement>& pl, const std::vector<type_info>& in_info,
+            const std::vector<ld>& out, const placement& op, const type_info& rt) {
   const std::size_t n = ins.size();
-  std::size_t bad = 0;
-  std::string first;
+  std::vector<std::size_t> bad(runs.size()), seen(runs.size());
+  std::vector<std::string> first(runs.size());
   std::vector<ld> args(n);
   const operand_layout out_l{lc.out, lc.out_kind};
-  // The large layouts (over 2^16 elements) are checked at every 5th element
-  // of each row and at the first and last 1024 of it: a wrong chunk or
-  // vector block of par's split shows as a run of wrong values.
-  const bool sampled = lc.out[0] * lc.out[1] > (index_t{1} << 16);
   for (index_t i = 0; i < lc.out[0]; ++i) {
     for (index_t j = 0; j < lc.out[1]; ++j) {
-      if (sampled && j % 5 != 0 && j >= 1024 && j < lc.out[1] - 1024) continue;
+      const std::size_t w = which(i, j);
+      const op_run& r = runs[w];
+      ++seen[w];
       for (std::size_t k = 0; k < n; ++k)
         args[k] = (*ins[k])[static_cast<std::size_t>(offset(lc.in[k], pl[k], lc.out, i, j))];
       const ld want = r.ref(args.data());
       const ld got = out[static_cast<std::size_t>(offset(out_l, op, lc.out, i, j))];
       double err = 0;
-      if (!close(rt, got, want, r.tol, &err) && bad++ == 0) {
-        first = "(";
-        for (std::size_t k = 0; k < n; ++k) first += (k ? ", " : "") + show(in_info[k], args[k]);
-        first += ") gave " + show(rt, got) + ", reference " + show(rt, want);
-        if (rt.is_float) first += " (" + std::to_string(err) + " ulp)";
+      if (!close(rt, got, want, r.tol, &err) && bad[w]++ == 0) {
+        first[w] = "at (" + std::to_string(i) + ", " + std::to_string(j) + "): (";
+        for (std::size_t k = 0; k < n; ++k) first[w] += (k ? ", " : "") + show(in_info[k], args[k]);
+        first[w] += ") gave " + show(rt, got) + ", reference " + show(rt, want);
+        if (rt.is_float) first[w] += " (" + std::to_string(err) + " ulp)";
       }
     }
   }
-  CHECK_MESSAGE(bad == 0, r.name << "(" << types << ") -> " << std::string(rt.name) << ", " << std::string(pol) << ", " << lc.name
-                                 << ": " << bad << " wrong, first " << first);
+  for (std::size_t w = 0; w < runs.size(); ++w) {
+    if (seen[w] == 0) continue;
+    CHECK_MESSAGE(bad[w] == 0, runs[w].name << "(" << types << ") -> " << std::string(rt.name) << ", "
+                                            << std::string(pol) << ", " << lc.name << ": " << bad[w]
+                                            << " of " << seen[w] << " wrong, first " << first[w]);
+  }
 }
 
 /// Build `where(sel == J, f_J(v...), where(sel == J + 1, ...))`.
@@ -469,53 +492,99 @@ auto fused(const Sel& sel, const Tup& fs, const V&... v) {
   }
 }
 
-template <class P, class R, class... In>
-void run_group(const std::vector<op_run>& runs,
-               const std::type_identity_t<std::function<void(st::view<const std::uint8_t, 2, P>,
-                                                              st::view<const In, 2, P>..., st::view<R, 2, P>)>>& eval) {
-  constexpr std::size_t N = sizeof...(In);
+/// Run `eval` on one layout and verify it. `sel` is the op selector (1x1
+/// or the output's shape), `which` maps an element to its op, `fill(g, bufs)`
+/// may overwrite input positions after the default random fill.
+template <class P, class R, class... In, class Eval, class Which, class Fill>
+void run_layout(const std::vector<op_run>& runs, const Eval& eval, const layout_case& lc,
+                std::uint64_t seed, const std::vector<domain>& doms,
+                st::view<const std::uint8_t, 2, P> sel, Which which, Fill fill) {
   const char* pol = std::is_same_v<P, st::par> ? "par" : "host";
   const std::vector<type_info> in_info{info_of<In>()...};
   std::string types;
   for (const auto& t : in_info) types += std::string(types.empty() ? "" : ", ") + t.name;
   const type_info rt = info_of<R>();
+  std::mt19937_64 g(seed);
+  std::vector<placement> pl;
+  for (const auto& l : lc.in) pl.push_back(place(l));
+  auto bufs = [&]<std::size_t... I>(std::index_sequence<I...>) {
+    // A braced list constructs in order, so the data does not depend on the compiler.
+    return std::tuple<buffer<In>...>{buffer<In>(pl[I].len, g, doms[std::min(I, doms.size() - 1)])...};
+  }(std::index_sequence_for<In...>{});
+  fill(g, pl, bufs);
+  const placement op = place({lc.out, lc.out_kind});
+  buffer<R> out(op.len, g, domain{});
+  {
+    st::trace_scope trace;
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      eval(sel,
+           st::view<const In, 2, P>(std::get<I>(bufs).data.get() + pl[I].base, lc.in[I].shape,
+                                    pl[I].strides)...,
+           st::view<R, 2, P>(out.data.get() + op.base, lc.out, op.strides));
+    }(std::index_sequence_for<In...>{});
+    if (std::is_same_v<P, st::par> && lc.out[0] * lc.out[1] >= 131072 && st::get_num_threads() > 1) {
+      bool threaded = false;
+      for (const auto& p : trace.passes())
+        threaded = threaded || (p.detail.find(" threads") != std::string::npos);
+      CHECK_MESSAGE(threaded, types << " " << lc.name << ": par ran on one thread");
+    }
+  }
+  out.read_back();
+  const std::vector<const std::vector<ld>*> ins = std::apply(
+      [](const auto&... b) { return std::vector<const std::vector<ld>*>{&b.vals...}; }, bufs);
+  verify(runs, which, types, pol, lc, ins, pl, in_info, out.vals, op, rt);
+}
+
+template <class P, class R, class... In>
+void run_group(const std::vector<op_run>& runs,
+               const std::type_identity_t<std::function<void(st::view<const std::uint8_t, 2, P>,
+                                                              st::view<const In, 2, P>..., st::view<R, 2, P>)>>& eval) {
+  constexpr std::size_t N = sizeof...(In);
+  std::string types;
+  for (const auto& t : std::vector<type_info>{info_of<In>()...}) types += t.name;
+  const auto no_fill = [](auto&, const auto&, auto&) {};
+  // Small layouts: one op at a time, `sel` a 1x1 array broadcast over the output.
   for (std::size_t sel = 0; sel < runs.size(); ++sel) {
     const op_run& r = runs[sel];
     std::uint64_t seed = 0x5eed;
     for (char ch : r.name + types) seed = seed * 131 + static_cast<unsigned char>(ch);
     const std::uint8_t sel_value = static_cast<std::uint8_t>(sel);
     const st::view<const std::uint8_t, 2, P> sel_view(&sel_value, {1, 1});
-    for (const auto& lc : layouts(N, r.opt.big)) {
+    for (const auto& lc : layouts(N)) {
       if (r.opt.lhs_full && lc.in[0].shape != lc.out) continue;
-      std::mt19937_64 g(seed);
-      std::vector<placement> pl;
-      for (const auto& l : lc.in) pl.push_back(place(l));
-      auto bufs = [&]<std::size_t... I>(std::index_sequence<I...>) {
-        // A braced list constructs in order, so the data does not depend on the compiler.
-        return std::tuple<buffer<In>...>{buffer<In>(pl[I].len, g, r.doms[std::min(I, r.doms.size() - 1)])...};
-      }(std::index_sequence_for<In...>{});
-      const placement op = place({lc.out, lc.out_kind});
-      buffer<R> out(op.len, g, domain{});
-      {
-        st::trace_scope trace;
-        [&]<std::size_t... I>(std::index_sequence<I...>) {
-          eval(sel_view,
-               st::view<const In, 2, P>(std::get<I>(bufs).data.get() + pl[I].base, lc.in[I].shape,
-                                        pl[I].strides)...,
-               st::view<R, 2, P>(out.data.get() + op.base, lc.out, op.strides));
-        }(std::index_sequence_for<In...>{});
-        if (std::is_same_v<P, st::par> && lc.out[0] * lc.out[1] >= 131072 && st::get_num_threads() > 1) {
-          bool threaded = false;
-          for (const auto& p : trace.passes())
-            threaded = threaded || (p.detail.find(" threads") != std::string::npos);
-          CHECK_MESSAGE(threaded, r.name << " (" << types << ") " << lc.name << ": par ran on one thread");
-        }
-      }
-      out.read_back();
-      const std::vector<const std::vector<ld>*> ins = std::apply(
-          [](const auto&... b) { return std::vector<const std::vector<ld>*>{&b.vals...}; }, bufs);
-      verify(r, types, pol, lc, ins, pl, in_info, out.vals, op, rt);
+      run_layout<P, R, In...>(runs, eval, lc, seed, r.doms, sel_view,
+                              [sel](index_t, index_t) { return sel; }, no_fill);
     }
+  }
+  // Large layouts: the whole group in one pass, each element's op drawn at
+  // random and its inputs from that op's domains.
+  std::uint64_t seed = 0x1a67e;
+  for (const auto& r : runs)
+    for (char ch : r.name + types) seed = seed * 131 + static_cast<unsigned char>(ch);
+  for (const auto& lc : large_layouts(N)) {
+    const index_t cols = lc.out[1];
+    std::vector<std::uint8_t> which(static_cast<std::size_t>(lc.out[0] * cols));
+    std::mt19937_64 g(seed);
+    for (auto& w : which) w = static_cast<std::uint8_t>(g() % runs.size());
+    const st::view<const std::uint8_t, 2, P> sel_view(which.data(), lc.out);
+    const auto op_of = [&](index_t i, index_t j) {
+      return static_cast<std::size_t>(which[static_cast<std::size_t>(i * cols + j)]);
+    };
+    const auto fill = [&](std::mt19937_64& gen, const std::vector<placement>& pl, auto& bufs) {
+      [&]<std::size_t... I>(std::index_sequence<I...>) {
+        for (index_t i = 0; i < lc.out[0]; ++i)
+          for (index_t j = 0; j < cols; ++j) {
+            const auto& doms = runs[op_of(i, j)].doms;
+            // One input at a time, in order, so the data does not depend on the compiler.
+            (std::get<I>(bufs).set(
+                 offset(lc.in[I], pl[I], lc.out, i, j),
+                 random_value<typename std::tuple_element_t<I, std::tuple<In...>>>(
+                     gen, doms[std::min(I, doms.size() - 1)])),
+             ...);
+          }
+      }(std::index_sequence_for<In...>{});
+    };
+    run_layout<P, R, In...>(runs, eval, lc, seed, std::vector<domain>{domain{}}, sel_view, op_of, fill);
   }
 }
 

@@ -576,8 +576,23 @@ TEST_CASE("asarray: nested initializer lists of rank 1 to 4; ragged lists throw"
     for (index_t j = 0; j < 2; ++j)
       for (index_t k = 0; k < 3; ++k) CHECK(a4(i, 0, j, k) == i * 6 + j * 3 + k + 1);
 
-  // Extent-1 outer axes. (Innermost lists of one element, such as a column
-  // {{1}, {2}}, are ambiguous between ranks in C++: `float x = {1}` is valid.)
+  // Innermost lists of one element, such as a column {{1}, {2}}, are
+  // ambiguous between ranks in C++ (`float x = {1}` is valid): the rank is given.
+  const auto col = st::asarray<float, 2>({{1.5f}, {-2.f}, {3.f}});
+  static_assert(std::is_same_v<decltype(col), const st::array<float, 2>>);
+  CHECK(col.shape() == st::extents<2>{3, 1});
+  CHECK(col(0, 0) == 1.5f);
+  CHECK(col(1, 0) == -2.f);
+  CHECK(col(2, 0) == 3.f);
+  const auto one = st::asarray<int, 3>({{{7}}});
+  CHECK(one.shape() == st::extents<3>{1, 1, 1});
+  CHECK(one(0, 0, 0) == 7);
+  const auto row1 = st::asarray<double, 1>({4.0, 5.0});
+  CHECK(row1.shape() == st::extents<1>{2});
+  CHECK(row1(1) == 5.0);
+  CHECK_THROWS_AS((st::asarray<int, 2>({{1}, {2, 3}})), st::shape_error);
+
+  // Extent-1 outer axes.
   const auto a4one = st::asarray<double>({{{{42.0, -1.0}}}});
   CHECK(a4one.shape() == st::extents<4>{1, 1, 1, 2});
   CHECK(a4one(0, 0, 0, 0) == 42.0);

@@ -10,7 +10,7 @@ check what the generated code does, per expression:
   - every vector global load and store is 16 bytes wide (v4 of 32-bit
     elements, v2 of 64-bit; half and bfloat16 move 8 elements as v4.u32),
     unless the case lists other sizes with `vector_bytes=8,16`;
-  - the scalar ld.global count (tail, misaligned and strided loops) is
+  - the scalar ld.global count (head/tail and strided loops) is
     reported, not checked;
   - ptxas -v -warn-spills: no spill, and at most max_regs registers where the
     case states a ceiling.

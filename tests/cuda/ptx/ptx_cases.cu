@@ -13,11 +13,12 @@
 //   stores   vector stores per step per index width (one 16-byte chunk)
 //   max_regs optional register ceiling (ptxas -v)
 //   path     `strided` when the operands take the strided path at run time
-//            (broadcast, strided views; choose_path in kernel_body.hpp, and
+//            (broadcast, strided views; choose_plan in kernel_body.hpp, and
 //            tests/policy/test_cuda_kernel_body.cpp checks it for these
 //            cases): the vector loop is still compiled and counted, but never
 //            runs for them. Default: vector (every pointer 16-byte aligned,
-//            as sinter's allocations are; contiguous scalar otherwise).
+//            as sinter's allocations are, or aligned after a scalar head;
+//            contiguous scalar when no head aligns them all).
 //   vector_bytes  allowed bytes per vector access (default 16; a leaf
 //            narrower than the output, e.g. half read by a float expression,
 //            would load 8 bytes per step: v4.u16)

@@ -3,15 +3,21 @@
 /// The body of the fused CUDA kernel, as a SINTER_HD function separate from
 /// the __global__ shell (launch.hpp): the shell passes its global thread
 /// index and the grid's thread count, so the same body also runs on the CPU
-/// under the grid emulator (tests/cuda/), tails and misalignment included.
+/// under the grid emulator (tests/policy/test_cuda_kernel_body.cpp), heads,
+/// tails and misalignment included.
 ///
 /// Three paths, picked at launch from runtime facts (one kernel per
-/// expression serves them all, so one instantiation per expression type):
-///  - vector:     every operand contiguous and vector aligned: W = 16 /
-///                sizeof(out) elements per step, each memory leaf read with
-///                one vector access per step (ld.global.v4.f32 for float),
-///                a scalar tail for the last n % W elements;
-///  - contiguous: every operand contiguous, some pointer misaligned: scalar;
+/// expression type serves them all, so one instantiation per expression):
+///  - vector:     every operand contiguous, and one head of h < W elements
+///                (W = 16 / sizeof(out)) after which every pointer is vector
+///                aligned (h = 0 for sinter's own allocations; views sharing
+///                one element offset get h = W - offset): each memory leaf is
+///                read with one vector access per W elements (ld.global.v4.f32
+///                for float) over [h, h + nv W), and the head [0, h) and the
+///                tail [h + nv W, n) run as one scalar loop;
+///  - contiguous: every operand contiguous, but no head aligns every pointer
+///                (different offsets, or an address not a multiple of the
+///                element size): the whole pass is that scalar loop;
 ///  - strided:    anything else (broadcast, strided views): the multi-index
 ///                of each element from its linear index (div/mod per element,
 ///                cheap next to a global load on a GPU).
@@ -34,26 +40,51 @@ enum class kernel_path : int { vector = 0, contiguous = 1, strided = 2 };
 template <class T>
 inline constexpr int vector_width_v = sizeof(T) >= 16 ? 1 : static_cast<int>(16 / sizeof(T));
 
-/// Whether every memory leaf of `bound` and the output are aligned for
-/// vector_width_v<T>-wide accesses.
+/// Whether the output and every memory leaf of `bound`, each advanced by
+/// `head` elements, are aligned for vector_width_v<T>-wide accesses.
 template <class T, std::size_t R, class Node>
-bool vector_aligned(const memory_leaf<T, R>& out, const Node& bound) {
+bool vector_aligned(const memory_leaf<T, R>& out, const Node& bound, int head = 0) {
   constexpr int W = vector_width_v<T>;
-  bool ok = reinterpret_cast<std::uintptr_t>(out.ptr) % vector_align_v<T, W> == 0;
+  const auto h = static_cast<std::uintptr_t>(head);
+  bool ok = (reinterpret_cast<std::uintptr_t>(out.ptr) + h * sizeof(T)) % vector_align_v<T, W> == 0;
   for_each_leaf(bound, [&](const auto& leaf) {
     using L = std::remove_cvref_t<decltype(leaf)>;
-    if constexpr (is_memory_leaf<L>::value)
-      ok = ok && reinterpret_cast<std::uintptr_t>(leaf.ptr) %
-                         vector_align_v<typename L::value_type, W> == 0;
+    if constexpr (is_memory_leaf<L>::value) {
+      using V = typename L::value_type;
+      ok = ok && (reinterpret_cast<std::uintptr_t>(leaf.ptr) + h * sizeof(V)) % vector_align_v<V, W> == 0;
+    }
   });
   return ok;
 }
 
-/// The path a pass takes.
+/// What a pass runs: the path, and on the vector path the number of leading
+/// elements done by the scalar loop so that the vector loop starts aligned.
+struct kernel_plan {
+  kernel_path path;
+  int head;
+};
+
+/// The plan of a pass: strided unless every operand is contiguous; then the
+/// head h in [0, W) that aligns the output (none if its address is not a
+/// multiple of sizeof(T)), vector if that h aligns every memory leaf too,
+/// else contiguous (all scalar). Independent of n: a pass shorter than
+/// h + W runs no vector step.
+template <class T, std::size_t R, class Node>
+kernel_plan choose_plan(const memory_leaf<T, R>& out, const Node& bound) {
+  if (!(out.unit() && bound.unit())) return {kernel_path::strided, 0};
+  constexpr int W = vector_width_v<T>;
+  for (int h = 0; h < W; ++h)
+    if ((reinterpret_cast<std::uintptr_t>(out.ptr) + static_cast<std::uintptr_t>(h) * sizeof(T)) %
+            vector_align_v<T, W> == 0)
+      return vector_aligned(out, bound, h) ? kernel_plan{kernel_path::vector, h}
+                                           : kernel_plan{kernel_path::contiguous, 0};
+  return {kernel_path::contiguous, 0};
+}
+
+/// The path of choose_plan, without the head.
 template <class T, std::size_t R, class Node>
 kernel_path choose_path(const memory_leaf<T, R>& out, const Node& bound) {
-  if (!(out.unit() && bound.unit())) return kernel_path::strided;
-  return vector_aligned(out, bound) ? kernel_path::vector : kernel_path::contiguous;
+  return choose_plan(out, bound).path;
 }
 
 /// Whether a pass over n elements runs with 32-bit indices (the shell's
@@ -64,8 +95,12 @@ SINTER_HD constexpr bool use_32bit_index(index_t n) { return n <= static_cast<in
 
 /// out = node over [0, n) for one thread of a grid of `nthreads` threads.
 /// I is the index type: 32-bit when n allows, 64-bit beyond 2^31 elements.
+/// `head` (choose_plan; vector path only, else ignored) is where the vector
+/// loop starts: it covers [head, head + nv W), and one scalar loop covers
+/// both the head [0, head) and the tail [head + nv W, n) (one loop, not two:
+/// fewer registers and a smaller kernel).
 template <class I, class T, std::size_t R, class Node>
-SINTER_HD void fused_body(const memory_leaf<T, R>& out, const Node& node, I n, kernel_path path,
+SINTER_HD void fused_body(const memory_leaf<T, R>& out, const Node& node, I n, kernel_path path, I head,
                           I tid, I nthreads) {
   if (path == kernel_path::strided) {
     if constexpr (R >= 1) {
@@ -88,21 +123,25 @@ SINTER_HD void fused_body(const memory_leaf<T, R>& out, const Node& node, I n, k
     }
   }
   const auto c = node.linear();
-  I start = 0;
+  I skip = 0;  // elements done by the vector loop: nv W
   if (path == kernel_path::vector) {
     constexpr int W = vector_width_v<T>;
-    const I nv = n / W;
+    const I nv = n > head ? (n - head) / W : I{0};
     for (I v = tid; v < nv; v += nthreads) {
-      const index_t i = static_cast<index_t>(v) * W;
+      const index_t i = static_cast<index_t>(head) + static_cast<index_t>(v) * W;
       const auto x = c.template load_n<W>(i);
       lanes<T, W> y;
       for (int k = 0; k < W; ++k) y.v[k] = convert<T>(x.v[k]);
       store_chunk<W>(out.ptr + i, y);
     }
-    start = nv * W;
+    skip = nv * W;
   }
-  for (I i = start + tid; i < n; i += nthreads)
+  // scalar: j < head is the head, j ≥ head the tail past the vector loop
+  // (contiguous path: skip = 0, so i = j throughout)
+  for (I j = tid; j < n - skip; j += nthreads) {
+    const I i = j < head ? j : j + skip;
     out.ptr[i] = convert<T>(c.load(static_cast<index_t>(i)));
+  }
 }
 
 }  // namespace sinter::detail::cuda_detail

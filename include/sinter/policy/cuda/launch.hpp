@@ -2,8 +2,8 @@
 /// \file launch.hpp
 /// The __global__ shell of the fused kernel and its launch (nvcc only).
 /// One kernel per (output type, rank, expression type): the index width and
-/// the path (vector / contiguous / strided) are runtime choices inside it, so
-/// each expression instantiates exactly one kernel.
+/// the plan (vector with its scalar head / contiguous / strided) are runtime
+/// choices inside it, so each expression instantiates exactly one kernel.
 #include <cstdint>
 #include <string>
 
@@ -20,15 +20,16 @@ inline constexpr int blocks_per_sm = 8;
 
 template <class T, std::size_t R, class Node>
 __global__ void __launch_bounds__(block_size)
-    fused_kernel(memory_leaf<T, R> out, Node node, index_t n, kernel_path path) {
+    fused_kernel(memory_leaf<T, R> out, Node node, index_t n, kernel_plan plan) {
   if (use_32bit_index(n)) {
     const std::uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
     const std::uint32_t nthreads = gridDim.x * blockDim.x;
-    fused_body<std::uint32_t>(out, node, static_cast<std::uint32_t>(n), path, tid, nthreads);
+    fused_body<std::uint32_t>(out, node, static_cast<std::uint32_t>(n), plan.path,
+                              static_cast<std::uint32_t>(plan.head), tid, nthreads);
   } else {
     const index_t tid = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     const index_t nthreads = static_cast<index_t>(gridDim.x) * blockDim.x;
-    fused_body<index_t>(out, node, n, path, tid, nthreads);
+    fused_body<index_t>(out, node, n, plan.path, static_cast<index_t>(plan.head), tid, nthreads);
   }
 }
 
@@ -49,13 +50,14 @@ std::string launch(int device, cudaStream_t stream, const memory_leaf<T, R>& out
   if (n == 0) return "empty";
   const device_props& p = props(device);
   check(cudaSetDevice(device), "cudaSetDevice");
-  const kernel_path path = choose_path(out, bound);
-  const int per_thread = path == kernel_path::vector ? vector_width_v<T> : 1;
+  const kernel_plan plan = choose_plan(out, bound);
+  const int per_thread = plan.path == kernel_path::vector ? vector_width_v<T> : 1;
   const unsigned grid = grid_size(n, per_thread, p);
-  fused_kernel<T, R, Node><<<grid, block_size, 0, stream>>>(out, bound, n, path);
+  fused_kernel<T, R, Node><<<grid, block_size, 0, stream>>>(out, bound, n, plan);
   check(cudaGetLastError(), "fused kernel launch");
   static const char* names[] = {"vector", "contiguous", "strided"};
-  return std::string(names[static_cast<int>(path)]) + " grid=" + std::to_string(grid) +
+  const std::string head = plan.head > 0 ? " head=" + std::to_string(plan.head) : std::string();
+  return std::string(names[static_cast<int>(plan.path)]) + head + " grid=" + std::to_string(grid) +
          " block=" + std::to_string(block_size);
 }
 

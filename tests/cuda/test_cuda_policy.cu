@@ -396,6 +396,42 @@ TEST_CASE("cuda: exp(a + b) * 2 is one kernel on cuda:0 and matches the host") {
   CHECK(cudaStreamDestroy(s) == cudaSuccess);
 }
 
+TEST_CASE("cuda: an array used twice runs the dedup kernel and matches the host") {
+  if (!st::cuda_available()) {
+    MESSAGE("skipped: no CUDA device");
+    return;
+  }
+  // tanh(a*0.5+b)*d + sqrt(abs(a)) + 4 (the PTX proof's case 10, kept away
+  // from 0 for a relative error): `a` is two leaves of one array, so the
+  // launch takes the dedup kernel (3 loads per vector step; the grid
+  // emulator test counts them); four arrays do not.
+  const index_t n = 100003;
+  const st::array<float, 1> ha = st::linspace<float>(-3.f, 3.f, n);
+  const st::array<float, 1> hb = st::arange<float>(n) * 1e-5f;
+  const st::array<float, 1> hd = st::linspace<float>(0.f, 2.f, n);
+  const auto a = st::to<st::cuda>(ha);
+  const auto b = st::to<st::cuda>(hb);
+  const auto d = st::to<st::cuda>(hd);
+  const st::array<float, 1> ref = st::tanh(ha * 0.5f + hb) * hd + st::sqrt(st::abs(ha)) + 4.f;
+  st::array<float, 1, st::cuda> c({n});
+  {
+    st::trace_scope t;
+    c = st::tanh(a * 0.5f + b) * d + st::sqrt(st::abs(a)) + 4.f;
+    st::synchronize(c.policy());
+    REQUIRE(t.passes().size() == 1);
+    CHECK(t.passes()[0].detail.rfind("vector grid=", 0) == 0);
+    CHECK(t.passes()[0].detail.find(" repeats=1") != std::string::npos);
+  }
+  CHECK(max_rel_err(st::to<st::host>(c), ref) < 1e-5);
+  {
+    st::trace_scope t;
+    c = st::tanh(a * 0.5f + b) * d + st::sqrt(st::abs(b)) + 4.f;
+    st::synchronize(c.policy());
+    REQUIRE(t.passes().size() == 1);
+    CHECK(t.passes()[0].detail.find(" repeats=") == std::string::npos);
+  }
+}
+
 TEST_CASE("cuda: expressions and copies of arrays on user streams are ordered on those streams") {
   if (!st::cuda_available()) {
     MESSAGE("skipped: no CUDA device");

@@ -13,9 +13,11 @@
 // logf, sinf...; CUDA Programming Guide, "Mathematical Functions").
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <random>
 #include <sinter/sinter.hpp>
@@ -26,16 +28,50 @@ namespace cd = st::detail::cuda_detail;
 
 namespace {
 
-/// Run the kernel body over an emulated grid of `grid` blocks of `block` threads.
+/// What the vector loops of a run loaded: every leaf chunk's address and size
+/// (counting_probe, the test's Probe for fused_body).
+struct load_log {
+  std::vector<const void*> addresses;
+  std::size_t bytes = 0;
+};
+load_log* active_log = nullptr;  // where counting_probe records, if anywhere
+
+/// The kernel body's Probe in this test: records each vector load of a leaf
+/// in active_log (host only; no code on the device side of an nvcc build).
+struct counting_probe {
+  /// One leaf chunk of `bytes` bytes at p.
+  SINTER_HD static void vector_load(const void* p, std::size_t bytes) {
+#if !SINTER_DEVICE_CODE()
+    if (active_log) {
+      active_log->addresses.push_back(p);
+      active_log->bytes += bytes;
+    }
+#else
+    (void)p, (void)bytes;
+#endif
+  }
+};
+
+/// Run the kernel body over an emulated grid of `grid` blocks of `block`
+/// threads, as a launch does: the dedup kernel's body (vector path only)
+/// when use_dedup_kernel, else the fused kernel's.
 template <class I, class T, std::size_t R, class Node>
 void emulate(const st::detail::memory_leaf<T, R>& out, const Node& bound, unsigned grid, unsigned block) {
   const st::index_t n = st::detail::shape_size(out.shape);
   const cd::kernel_plan plan = cd::choose_plan(out, bound);
+  const auto sources = cd::find_leaf_sources(bound);
+  const bool dedup = cd::use_dedup_kernel<Node>(plan, sources);
   const I nthreads = static_cast<I>(grid) * static_cast<I>(block);
   for (unsigned b = 0; b < grid; ++b)
-    for (unsigned t = 0; t < block; ++t)
-      cd::fused_body<I>(out, bound, static_cast<I>(n), plan.path, static_cast<I>(plan.head),
-                        static_cast<I>(b) * block + t, nthreads);
+    for (unsigned t = 0; t < block; ++t) {
+      const I tid = static_cast<I>(b) * block + t;
+      if (dedup)
+        cd::fused_body<I, true, counting_probe>(out, bound, sources, static_cast<I>(n), cd::kernel_path::vector,
+                                                static_cast<I>(plan.head), tid, nthreads);
+      else
+        cd::fused_body<I, false, counting_probe>(out, bound, sources, static_cast<I>(n), plan.path,
+                                                 static_cast<I>(plan.head), tid, nthreads);
+    }
 }
 
 /// An output buffer of n elements starting `offset` elements past a 64-byte
@@ -48,20 +84,21 @@ class guarded_output {
   static constexpr std::size_t guard = 64 / sizeof(T);  // elements per 64 bytes
   static constexpr unsigned char pattern = 0xA5;
 
-  guarded_output(std::size_t n, std::size_t offset) : n_(n), buf_(3 * guard + offset + n) {
+  guarded_output(std::size_t n, std::size_t offset)
+      : n_(n), size_(3 * guard + offset + n), buf_(new T[size_]) {
     std::size_t k = 0;  // first 64-byte aligned element
-    while (reinterpret_cast<std::uintptr_t>(buf_.data() + k) % 64 != 0) ++k;
+    while (reinterpret_cast<std::uintptr_t>(buf_.get() + k) % 64 != 0) ++k;
     REQUIRE(k < guard);
     first_ = k + guard + offset;
-    std::memset(static_cast<void*>(buf_.data()), pattern, buf_.size() * sizeof(T));
+    std::memset(static_cast<void*>(buf_.get()), pattern, size_ * sizeof(T));
   }
-  T* data() { return buf_.data() + first_; }
+  T* data() { return buf_.get() + first_; }
   /// Guard elements (before and after the output) whose bytes changed.
   std::size_t touched_guards() const {
     std::size_t bad = 0;
-    for (std::size_t i = 0; i < buf_.size(); ++i) {
+    for (std::size_t i = 0; i < size_; ++i) {
       if (i >= first_ && i < first_ + n_) continue;
-      const auto* bytes = reinterpret_cast<const unsigned char*>(buf_.data() + i);
+      const auto* bytes = reinterpret_cast<const unsigned char*>(buf_.get() + i);
       for (std::size_t b = 0; b < sizeof(T); ++b)
         if (bytes[b] != pattern) {
           ++bad;
@@ -71,15 +108,13 @@ class guarded_output {
     return bad;
   }
   std::size_t guards_before() const { return first_; }
-  std::size_t guards_after() const { return buf_.size() - first_ - n_; }
-  std::vector<T> values() const {
-    return {buf_.begin() + static_cast<std::ptrdiff_t>(first_),
-            buf_.begin() + static_cast<std::ptrdiff_t>(first_ + n_)};
-  }
+  std::size_t guards_after() const { return size_ - first_ - n_; }
+  std::vector<T> values() const { return std::vector<T>(buf_.get() + first_, buf_.get() + first_ + n_); }
 
  private:
   std::size_t n_;
-  std::vector<T> buf_;
+  std::size_t size_;
+  std::unique_ptr<T[]> buf_;  // not std::vector: vector<bool> has no data()
   std::size_t first_ = 0;
 };
 
@@ -120,13 +155,23 @@ struct expect_plan {
 /// blocks of 256, a grid-stride loop of ~100 steps at 2^20) for large ones.
 enum class grids { all, one };
 
+/// What a test expects the vector loops to load: `per_step` leaf chunks per
+/// vector step (one per distinct array of the output's element size; more
+/// for wider leaves), and with `unique` no chunk address loaded twice.
+struct expect_loads {
+  std::size_t per_step;
+  bool unique = false;
+};
+
 /// Run `e` under the emulator with both index widths (32- and 64-bit) on each
 /// grid, the output `out_offset` elements past a 64-byte boundary; compare
 /// every element with the host policy and check the plan taken, path and
-/// head (nullopt: any plan, for an empty pass, which launches nothing).
+/// head (nullopt: any plan, for an empty pass, which launches nothing), and
+/// if given the leaf chunks the vector loops loaded.
 template <class T, class E, std::size_t R>
 void check_against_host(const E& e, const st::extents<R>& shape, std::optional<expect_plan> expect,
-                        std::size_t out_offset = 0, grids which = grids::all) {
+                        std::size_t out_offset = 0, grids which = grids::all,
+                        std::optional<expect_loads> loads = std::nullopt) {
   const st::array<T, R> ref = e;  // the host policy
   const std::vector<unsigned> grid_sizes = which == grids::all ? std::vector<unsigned>{1u, 3u, 7u}
                                                                : std::vector<unsigned>{40u};
@@ -135,14 +180,36 @@ void check_against_host(const E& e, const st::extents<R>& shape, std::optional<e
   for (unsigned grid : grid_sizes) {
     for (unsigned block : block_sizes) {
       cd::kernel_plan p32{}, p64{};
+      load_log log32, log64;
+      active_log = &log32;
       const auto got32 = run_emulated<T, std::uint32_t>(e, shape, grid, block, &p32, out_offset);
+      active_log = &log64;
       const auto got64 = run_emulated<T, st::index_t>(e, shape, grid, block, &p64, out_offset);
+      active_log = nullptr;
       REQUIRE(got32.size() == static_cast<std::size_t>(ref.size()));
       if (expect) {
         CHECK(p32.path == expect->path);
         CHECK(p64.path == expect->path);
         CHECK(p32.head == expect->head);
         CHECK(p64.head == expect->head);
+      }
+      if (loads) {
+        // vector steps of the pass: nv = (n - head) / W on the vector path
+        const auto n = static_cast<std::size_t>(ref.size());
+        const auto head = static_cast<std::size_t>(p32.head);
+        const std::size_t steps = p32.path == cd::kernel_path::vector && n > head
+                                      ? (n - head) / static_cast<std::size_t>(cd::vector_width_v<T>)
+                                      : 0;
+        for (load_log* log : {&log32, &log64}) {
+          CHECK_MESSAGE(log->addresses.size() == loads->per_step * steps,
+                        "grid " << grid << " x block " << block << ": " << log->addresses.size()
+                                << " leaf chunks loaded over " << steps << " vector steps, expected "
+                                << loads->per_step << " per step");
+          if (loads->unique) {
+            std::sort(log->addresses.begin(), log->addresses.end());
+            CHECK(std::adjacent_find(log->addresses.begin(), log->addresses.end()) == log->addresses.end());
+          }
+        }
       }
       std::size_t bad = 0;
       const T* r = ref.data();
@@ -386,4 +453,139 @@ TEST_CASE("grid emulator: mixed types, half storage and generators on the vector
   st::array<std::int32_t, 1> ia = st::arange<std::int32_t>(n) * 7 - 3000;
   check_against_host<std::int32_t>(st::detail::as_expr(ia / (st::arange<std::int32_t>(n) % 5) + ia % 3),
                                    st::extents<1>{n}, cd::kernel_path::vector);
+}
+
+// ---- an array used twice is read once per vector step (leaf_dedup.hpp) ----
+
+TEST_CASE("grid emulator: an array used twice in the PTX proof's case 10 is loaded once per vector step") {
+  // tanh(a*0.5+b)*c - sqrt(abs(a)): four memory leaves, three arrays. The
+  // host finds the repeat, the dedup kernel's body runs, and each vector step
+  // loads 3 chunks, never one address twice; with a fourth array d in place
+  // of the second a, the fused kernel's body loads 4. Aligned arrays (vector
+  // path from 0) and views sharing one offset (vector path after a head).
+  for (st::index_t n : {0, 1, 3, 5, 1023, (1 << 20) + 3}) {
+    for (st::index_t off : {0, 1, 3}) {
+      CAPTURE(n);
+      CAPTURE(off);
+      const auto total = static_cast<std::size_t>(n + off);
+      st::array<float, 1> a({n + off}), b({n + off}), c({n + off}), d({n + off});
+      for (auto* x : {&a, &b, &c, &d}) {
+        const auto v = random_floats(total, static_cast<unsigned>(31 + (x - &a)));
+        std::copy(v.begin(), v.end(), x->begin());
+      }
+      auto va = a(st::slice(off, off + n)), vb = b(st::slice(off, off + n)), vc = c(st::slice(off, off + n)),
+           vd = d(st::slice(off, off + n));
+      const auto which = n <= 1023 ? grids::all : grids::one;
+      const auto uoff = static_cast<std::size_t>(off);
+      const int head = off == 0 ? 0 : 4 - static_cast<int>(off);
+      const auto vec = n == 0 ? std::nullopt : std::optional(expect_plan(cd::kernel_path::vector, head));
+      const st::extents<1> shape{n};
+      const auto twice = st::detail::as_expr(st::tanh(va * 0.5f + vb) * vc - st::sqrt(st::abs(va)));
+      const auto bound = twice.node().bind(shape);
+      const auto sources = cd::find_leaf_sources(bound);
+      // (n + off = 0: four empty arrays, null pointers, all one view)
+      if (n + off > 0) {
+        CHECK(sources.src[0] == 0);
+        CHECK(sources.src[1] == 1);
+        CHECK(sources.src[2] == 2);
+        CHECK(sources.src[3] == 0);  // the second a takes the first's chunk
+        CHECK(sources.repeats() == 1);
+      }
+      check_against_host<float>(twice, shape, vec, uoff, which, expect_loads{3, true});
+      const auto four = st::detail::as_expr(st::tanh(va * 0.5f + vb) * vc - st::sqrt(st::abs(vd)));
+      if (n + off > 0) CHECK(cd::find_leaf_sources(four.node().bind(shape)).repeats() == 0);
+      check_against_host<float>(four, shape, vec, uoff, which, expect_loads{4, true});
+    }
+  }
+}
+
+TEST_CASE("grid emulator: views that are not the same array are not merged") {
+  const st::index_t n = 1023;
+  st::array<float, 1> a({2 * n + 8});
+  const auto va = random_floats(static_cast<std::size_t>(2 * n + 8), 41);
+  std::copy(va.begin(), va.end(), a.begin());
+  const st::extents<1> shape{n};
+  // overlapping views one element apart: different pointers, no common head
+  // aligns both: contiguous (scalar), nothing merged
+  auto lo = a(st::slice(0, n)), hi1 = a(st::slice(1, n + 1));
+  const auto one = st::detail::as_expr(lo * 2.f + hi1 * lo);
+  const auto s1 = cd::find_leaf_sources(one.node().bind(shape));
+  CHECK(s1.src[1] == 1);  // hi1: its own
+  CHECK(s1.src[2] == 0);  // the second lo: the first's
+  check_against_host<float>(one, shape, cd::kernel_path::contiguous, 0, grids::all, expect_loads{0});
+  // four elements apart (16 bytes): both aligned, vector path, still two
+  // arrays: lo loaded once per step (its repeat merged), hi4 once
+  auto hi4 = a(st::slice(4, n + 4));
+  const auto four = st::detail::as_expr(lo * 2.f + hi4 * lo);
+  const auto s4 = cd::find_leaf_sources(four.node().bind(shape));
+  CHECK(s4.src[1] == 1);
+  CHECK(s4.src[2] == 0);
+  check_against_host<float>(four, shape, cd::kernel_path::vector, 0, grids::all, expect_loads{2});
+  // one pointer, one shape, two stride vectors: rows of 16 as [r, 0:16] of
+  // a [r, 16] reshape and of a [r, 32] reshape: not merged (strided path)
+  const st::index_t rows = 8;
+  auto m16 = st::reshape(a(st::slice(0, rows * 16)), {rows, 16});
+  auto m32 = st::reshape(a(st::slice(0, rows * 32)), {rows, 32})(st::all, st::slice(0, 16));
+  const st::extents<2> shape2{rows, 16};
+  const auto strides = st::detail::as_expr(m16 - m32 * 3.f);
+  const auto b2 = strides.node().bind(shape2);
+  CHECK(cd::find_leaf_sources(b2).repeats() == 0);
+  check_against_host<float>(strides, shape2, cd::kernel_path::strided, 0, grids::all, expect_loads{0});
+  // the same rows with the same strides are one array
+  const auto same = st::detail::as_expr(m32 - m32 * 3.f);
+  CHECK(cd::find_leaf_sources(same.node().bind(shape2)).repeats() == 1);
+  check_against_host<float>(same, shape2, cd::kernel_path::strided, 0, grids::all, expect_loads{0});
+  // two unit layouts of one pointer whose strides differ only on an axis of
+  // extent 1: the same elements, but only identical views are merged
+  using leaf = st::detail::memory_leaf<const float, 2>;
+  const leaf x{a.data(), {1, n}, {n, 1}}, y{a.data(), {1, n}, {5, 1}};
+  CHECK(x.unit());
+  CHECK(y.unit());
+  const st::detail::map_node<st::detail::ops::add, leaf, leaf> xy{{}, st::detail::make_pack(x, y), {1, n}};
+  CHECK(cd::find_leaf_sources(xy).repeats() == 0);
+  const st::detail::map_node<st::detail::ops::add, leaf, leaf> xx{{}, st::detail::make_pack(x, x), {1, n}};
+  CHECK(cd::find_leaf_sources(xx).repeats() == 1);
+}
+
+TEST_CASE("grid emulator: repeats among mixed types, half, bool, generators and where") {
+  const st::index_t n = 1021;  // prime: a scalar tail for every width
+  const auto v = random_floats(static_cast<std::size_t>(n), 51);
+  st::array<float, 1> a({n}), b({n});
+  st::array<double, 1> d({n});
+  st::array<std::int32_t, 1> i({n});
+  st::array<st::half, 1> h({n}), g({n});
+  for (st::index_t k = 0; k < n; ++k) {
+    const float x = v[static_cast<std::size_t>(k)];
+    a(k) = x;
+    b(k) = x * 0.75f - 0.5f;
+    d(k) = static_cast<double>(x) * 1.5;
+    i(k) = static_cast<std::int32_t>(k % 37) - 18;
+    h(k) = st::half(x);
+    g(k) = st::half(x * 0.25f);
+  }
+  const st::extents<1> shape{n};
+  const auto vec = cd::kernel_path::vector;
+  // f32 out: a (16 B), d (two 16-byte halves of one 32-byte chunk), i, a
+  // again: 3 leaf chunks per step, the d and i leaves are no twins of a
+  check_against_host<float>(st::detail::as_expr(st::cast<float>(a * d + i) - a), shape, vec, 0, grids::all,
+                            expect_loads{3, true});
+  // d used twice (double twins in a float expression), a generator between
+  check_against_host<float>(st::detail::as_expr(st::cast<float>(d * st::arange<double>(n) + d) * a), shape, vec,
+                            0, grids::all, expect_loads{2, true});
+  // half out, 8 lanes per step: h twice, g once
+  check_against_host<st::half>(
+      st::detail::as_expr(st::cast<st::half>(st::cast<float>(h) * st::cast<float>(g) + st::cast<float>(h))), shape,
+      vec, 0, grids::all, expect_loads{2, true});
+  // bool out, 16 lanes: a > a reads a once (64 bytes of float per step)
+  check_against_host<bool>(st::detail::as_expr(a > a), shape, vec, 0, grids::all, expect_loads{1, true});
+  check_against_host<bool>(st::detail::as_expr(a > b), shape, vec, 0, grids::all, expect_loads{2, true});
+  // where with the condition's array repeated in both branches; a, b, a, b
+  check_against_host<float>(st::detail::as_expr(st::where(a > b, a * 2.f, b - a) + st::arange<float>(n)), shape,
+                            vec, 0, grids::all, expect_loads{2, true});
+  // three leaves, the third a repeat of the second: a, b, b
+  check_against_host<float>(st::detail::as_expr(a * b + st::exp(b)), shape, vec, 0, grids::all,
+                            expect_loads{2, true});
+  // all four the same array
+  check_against_host<float>(st::detail::as_expr((a + a) * (a - a)), shape, vec, 0, grids::all,
+                            expect_loads{1, true});
 }

@@ -14,7 +14,10 @@
 ///                one element offset get h = W - offset): each memory leaf is
 ///                read with one vector access per W elements (ld.global.v4.f32
 ///                for float) over [h, h + nv W), and the head [0, h) and the
-///                tail [h + nv W, n) run as one scalar loop;
+///                tail [h + nv W, n) run as one scalar loop; when a leaf
+///                views the same elements as an earlier leaf of its type (an
+///                array used twice), the launch runs the dedup kernel, whose
+///                vector loop loads it once (leaf_dedup.hpp);
 ///  - contiguous: every operand contiguous, but no head aligns every pointer
 ///                (different offsets, or an address not a multiple of the
 ///                element size): the whole pass is that scalar loop;
@@ -30,6 +33,7 @@
 #include "../../core/leaf.hpp"
 #include "../../core/map_node.hpp"
 #include "../host_loop.hpp"
+#include "leaf_dedup.hpp"
 
 namespace sinter::detail::cuda_detail {
 
@@ -93,14 +97,28 @@ kernel_path choose_path(const memory_leaf<T, R>& out, const Node& bound) {
 /// below 2^31), fit in std::uint32_t; beyond, the body runs on index_t.
 SINTER_HD constexpr bool use_32bit_index(index_t n) { return n <= static_cast<index_t>(INT_MAX); }
 
+/// Whether a pass runs the dedup kernel (launch.hpp): on the vector path,
+/// when some memory leaf repeats an earlier one (find_leaf_sources), which
+/// only an expression type with two leaves of one type (has_twins_v) allows.
+template <class Node>
+bool use_dedup_kernel(const kernel_plan& plan, const leaf_sources<memory_leaf_count_v<Node>>& sources) {
+  if constexpr (has_twins_v<Node>) return plan.path == kernel_path::vector && sources.repeats() > 0;
+  else return ((void)plan, (void)sources, false);
+}
+
 /// out = node over [0, n) for one thread of a grid of `nthreads` threads.
 /// I is the index type: 32-bit when n allows, 64-bit beyond 2^31 elements.
 /// `head` (choose_plan; vector path only, else ignored) is where the vector
 /// loop starts: it covers [head, head + nv W), and one scalar loop covers
 /// both the head [0, head) and the tail [head + nv W, n) (one loop, not two:
-/// fewer registers and a smaller kernel).
-template <class I, class T, std::size_t R, class Node>
-SINTER_HD void fused_body(const memory_leaf<T, R>& out, const Node& node, I n, kernel_path path, I head,
+/// fewer registers and a smaller kernel). With Dedup (the dedup kernel), the
+/// vector loop loads a memory leaf only if `sources` (find_leaf_sources)
+/// names it its own source, else takes its source's chunk; without, every
+/// leaf loads and `sources` is not read. Probe (no_probe in the kernels)
+/// sees every vector load of a leaf: the grid emulator test counts them.
+template <class I, bool Dedup = false, class Probe = no_probe, class T, std::size_t R, class Node>
+SINTER_HD void fused_body(const memory_leaf<T, R>& out, const Node& node,
+                          const leaf_sources<memory_leaf_count_v<Node>>& sources, I n, kernel_path path, I head,
                           I tid, I nthreads) {
   if (path == kernel_path::strided) {
     if constexpr (R >= 1) {
@@ -127,9 +145,10 @@ SINTER_HD void fused_body(const memory_leaf<T, R>& out, const Node& node, I n, k
   if (path == kernel_path::vector) {
     constexpr int W = vector_width_v<T>;
     const I nv = n > head ? (n - head) / W : I{0};
+    const auto cs = leaf_walk<std::remove_cvref_t<decltype(c)>>::cursors(c);
     for (I v = tid; v < nv; v += nthreads) {
       const index_t i = static_cast<index_t>(head) + static_cast<index_t>(v) * W;
-      const auto x = c.template load_n<W>(i);
+      const auto x = load_step<W, Probe, Dedup>(c, cs, sources, i);
       lanes<T, W> y;
       for (int k = 0; k < W; ++k) y.v[k] = convert<T>(x.v[k]);
       store_chunk<W>(out.ptr + i, y);

@@ -17,6 +17,19 @@ check what the generated code does, per expression:
 A case states `path=strided` when its operands take the strided path at run
 time (broadcast, strided views): its vector loop is compiled, and counted,
 but never runs; the table's "path at run time" column says so.
+A case states `dedup=N` when two of its memory leaves have one type: then
+the file also holds the dedup kernel (fused_dedup_kernel, launched only when
+the host finds an array used twice). In each kernel, the vector loads of a
+vector loop (a loop holding a vector store) are split by the control-flow
+graph: *unconditional* when their block dominates the loop's back edge (they
+run on every step), *guarded* otherwise (a branch skips them: the dedup
+kernel's repeated leaves). The fused kernel must have no guarded load and
+no vector load outside a vector loop. For the dedup kernel, over its vector
+loops (nvcc may unswitch a loop into copies, one per outcome of a guard),
+the fewest loads per step (a loop's unconditional loads) must be at most N,
+the number of leaves that are the first of their type (fewer when a repeat
+simplifies the expression: `x > y ? x - y : 0` with y = x loads nothing),
+and the most (unconditional + guarded) the case's `loads`.
 Reduction cases (`kind=reduce`) run CUB's kernels instead (several .entry,
 CUB's own load widths), so they check the loops: in every kernel, the
 instructions inside a loop (between a label and a backward branch to it)
@@ -51,6 +64,12 @@ EMPTY_KERNEL_RE = re.compile(r"_ZN3cub\w*EmptyKernel")
 LABEL_RE = re.compile(r"^(\$\w+):")
 BRA_RE = re.compile(r"^\s*(?:@!?%\w+\s+)?bra(?:\.uni)?\s+(\$\w+);")
 REGS_RE = re.compile(r"Used (\d+) registers")
+PTXAS_ENTRY_RE = re.compile(r"Compiling entry function '(\w+)'")
+BRANCH_RE = re.compile(r"^\s*(@!?%\w+\s+)?bra(?:\.uni)?\s+(\$\w+);")
+END_RE = re.compile(r"^\s*(?:@!?%\w+\s+)?(?:ret|exit);")
+PRED_RE = re.compile(r"^\s*@!?%\w+\s")
+FUSED_RE = re.compile(r"fused_kernel")
+DEDUP_RE = re.compile(r"fused_dedup_kernel")
 SPILL_RE = re.compile(r"(\d+) bytes spill stores, (\d+) bytes spill loads")
 STACK_RE = re.compile(r"(\d+) bytes stack frame")
 STATE_SPACES = {"global", "local", "shared", "param", "const", "tex"}
@@ -71,7 +90,7 @@ def parse_cases(source):
                 for part in m.group(1).split("|"):
                     key, _, value = part.strip().partition("=")
                     fields[key.strip()] = value.strip()
-                for key in ("loads", "stores", "max_regs", "distinct"):
+                for key in ("loads", "stores", "max_regs", "distinct", "dedup"):
                     if key in fields:
                         fields[key] = int(fields[key])
                 fields["vector_bytes"] = {int(x) for x in fields.get("vector_bytes", "16").split(",")}
@@ -163,6 +182,128 @@ def count_loops(ptx):
     return out
 
 
+def kernel_bodies(ptx):
+    """{kernel name: [lines of its body]} for every .entry."""
+    out, cur = {}, None
+    for line in ptx.splitlines():
+        if ENTRY_RE.match(line):
+            name = re.search(r"\.entry\s+(\w+)", line).group(1)
+            cur = out.setdefault(name, [])
+        elif cur is not None:
+            cur.append(line)
+    return out
+
+
+def vector_loops(body):
+    """The vector loops of one kernel: [(unconditional, guarded)] vector loads.
+
+    Basic blocks start at a label and after a branch; a loop is a back edge
+    (a branch to a block that dominates it) with its natural body; a vector
+    loop holds a vector store. A vector load is unconditional when its block
+    dominates the back edge's block (it runs on every iteration) and is not
+    predicated; guarded otherwise. Also returns the vector loads outside any
+    vector loop."""
+    blocks, cur = [], []
+    for line in body:
+        if LABEL_RE.match(line) and cur:
+            blocks.append(cur)
+            cur = []
+        cur.append(line)
+        if BRANCH_RE.match(line) or END_RE.match(line):
+            blocks.append(cur)
+            cur = []
+    if cur:
+        blocks.append(cur)
+    label_at = {}
+    for b, lines in enumerate(blocks):
+        m = LABEL_RE.match(lines[0])
+        if m:
+            label_at[m.group(1)] = b
+    succ = []
+    for b, lines in enumerate(blocks):
+        last = next((x for x in reversed(lines) if x.strip()), "")
+        m = BRANCH_RE.match(last)
+        nxt = [b + 1] if b + 1 < len(blocks) else []
+        if m:
+            target = [label_at[m.group(2)]] if m.group(2) in label_at else []
+            succ.append(target + (nxt if m.group(1) else []))
+        elif END_RE.match(last) and not PRED_RE.match(last):
+            succ.append([])
+        else:
+            succ.append(nxt)
+    reach, stack = {0}, [0]
+    while stack:
+        for t in succ[stack.pop()]:
+            if t not in reach:
+                reach.add(t)
+                stack.append(t)
+    pred = [[] for _ in blocks]
+    for b, ss in enumerate(succ):
+        for t in ss:
+            if b in reach:  # code after an unconditional branch: no edge
+                pred[t].append(b)
+    dom = [reach.copy() if b in reach else {b} for b in range(len(blocks))]
+    dom[0] = {0}
+    changed = True
+    while changed:
+        changed = False
+        for b in sorted(reach - {0}):
+            ps = [dom[p] for p in pred[b]]
+            new = (set.intersection(*ps) if ps else set()) | {b}
+            if new != dom[b]:
+                dom[b], changed = new, True
+
+    def vloads(lines):
+        """(unpredicated, predicated) global or generic vector loads."""
+        n_unc = n_pred = 0
+        for x in lines:
+            m = MEM_RE.match(x)
+            if not m:
+                continue
+            parts = m.group(1).split(".")
+            space = next((q for q in parts[1:] if q in STATE_SPACES), "generic")
+            if parts[0] == "ld" and space in ("global", "generic") and \
+                    any(re.fullmatch(r"v\d+", q) for q in parts[1:]):
+                if PRED_RE.match(x):
+                    n_pred += 1
+                else:
+                    n_unc += 1
+        return n_unc, n_pred
+
+    loops, inside = [], set()
+    for latch, ss in enumerate(succ):
+        for head in ss:
+            if head not in dom[latch]:
+                continue  # not a back edge
+            body_blocks, stack = {head, latch}, [latch]
+            while stack:
+                b = stack.pop()
+                if b == head:
+                    continue
+                for p in pred[b]:
+                    if p not in body_blocks:
+                        body_blocks.add(p)
+                        stack.append(p)
+            if not any(re.search(r"^\s*(?:@!?%\w+\s+)?st\.global\.v\d", x) for b in body_blocks for x in blocks[b]):
+                continue
+            unc = grd = 0
+            for b in body_blocks:
+                u, pr = vloads(blocks[b])
+                if b in dom[latch]:
+                    unc, grd = unc + u, grd + pr
+                else:
+                    grd += u + pr
+            loops.append((unc, grd))
+            inside |= body_blocks
+    outside = sum(sum(vloads(blocks[b])) for b in range(len(blocks)) if b not in inside)
+    return loops, outside
+
+
+def loops_text(loops):
+    """[(2, 0), (1, 3)] -> "2, 1+3g"."""
+    return ", ".join(f"{u}+{g}g" if g else str(u) for u, g in loops)
+
+
 def run(cmd):
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
@@ -186,6 +327,15 @@ def check_case(number, exp, args, workdir):
     regs = [int(x) for x in REGS_RE.findall(info)]
     spills = sum(int(s) + int(l) for s, l in SPILL_RE.findall(info))
     c["regs"] = max(regs) if regs else -1
+    # per kernel: ptxas names each entry, then reports its registers
+    kregs, name = {}, None
+    for line in info.splitlines():
+        m = PTXAS_ENTRY_RE.search(line)
+        if m:
+            name = m.group(1)
+        m = REGS_RE.search(line)
+        if m and name:
+            kregs[name] = int(m.group(1))
     c["spills"] = spills
     # A stack frame is not a spill: CUDA's sinf/cosf keep the Payne-Hanek
     # reduction of huge arguments in a local array. Reported, not failed.
@@ -193,6 +343,18 @@ def check_case(number, exp, args, workdir):
     c["seconds"] = time.monotonic() - t0
 
     problems = []
+    bodies = kernel_bodies(text)
+    fused = [k for k in bodies if FUSED_RE.search(k)]
+    dedup = [k for k in bodies if DEDUP_RE.search(k)]
+    if fused:
+        f = count_ptx("\n".join(bodies[fused[0]]))
+        # the columns describe the fused kernel; widths and spills cover both
+        c["vld"], c["vst"], c["sld"], c["gld"] = f["vld"], f["vst"], f["sld"], f["gld"]
+        c["regs"] = kregs.get(fused[0], -1)
+        c["vloops"], c["outside"] = vector_loops(bodies[fused[0]])
+    if dedup:
+        c["dedup_loops"], c["dedup_outside"] = vector_loops(bodies[dedup[0]])
+        c["dedup_regs"] = kregs.get(dedup[0], -1)
     if exp.get("kind") == "reduce":
         if c["loop_ld"] == 0 or c["loop_ld"] % exp["loads"]:
             problems.append(f"{c['loop_ld']} global loads in loops, expected a non-zero multiple of {exp['loads']}")
@@ -201,10 +363,26 @@ def check_case(number, exp, args, workdir):
         if c["spills"] or "spilled" in info:
             problems.append(f"{c['spills']} bytes of register spills")
         return c, problems
-    if c["entries"] != 1:
-        problems.append(f"{c['entries']} kernels, expected 1")
+    want_entries = 2 if "dedup" in exp else 1
+    if c["entries"] != want_entries or len(fused) != 1 or len(dedup) != want_entries - 1:
+        problems.append(f"{c['entries']} kernels ({len(fused)} fused, {len(dedup)} dedup), expected 1 fused"
+                        + (" and 1 dedup" if "dedup" in exp else " and no dedup"))
     if c["vld"] != exp["loads"] * INDEX_WIDTHS:
         problems.append(f"{c['vld']} vector loads, expected {exp['loads']} x {INDEX_WIDTHS}")
+    if fused and (any(g for _, g in c["vloops"]) or c["outside"]):
+        problems.append(f"fused kernel: vector loads guarded or outside a vector loop: "
+                        f"{loops_text(c['vloops'])}, {c['outside']} outside")
+    if dedup:
+        loops = c["dedup_loops"]
+        fewest = min((u for u, _ in loops), default=-1)
+        most = max((u + g for u, g in loops), default=-1)
+        c["dedup_range"] = (fewest, most)
+        if not 0 <= fewest <= exp["dedup"] or most != exp["loads"] or c["dedup_outside"]:
+            problems.append(f"dedup kernel: {fewest}..{most} vector loads per step ({loops_text(loops)}; "
+                            f"{c['dedup_outside']} outside a vector loop), expected at most {exp['dedup']}"
+                            f"..{exp['loads']}")
+        if "max_regs" in exp and c["dedup_regs"] > exp["max_regs"]:
+            problems.append(f"dedup kernel: {c['dedup_regs']} registers, expected at most {exp['max_regs']}")
     if c["vst"] != exp["stores"] * INDEX_WIDTHS:
         problems.append(f"{c['vst']} vector stores, expected {exp['stores']} x {INDEX_WIDTHS}")
     wrong = {w: b for w, b in c["widths"].items() if b not in exp["vector_bytes"]}
@@ -226,11 +404,12 @@ def scalar_loads_text(c):
 
 def table(rows):
     head = ("| # | expression | path at run time | kernels | vector loads | vector stores "
-            "| vector widths | scalar ld.global | registers | spills |")
-    lines = [head, "|---|---|---|---|---|---|---|---|---|---|"]
+            "| vector widths | scalar ld.global | registers | spills "
+            "| dedup kernel: vector loads per step (per loop) | dedup registers |")
+    lines = [head, "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for number, exp, c, problems in rows:
         if c is None:
-            lines.append(f"| {number} | {exp['expr']} | | error | | | | | | |")
+            lines.append(f"| {number} | {exp['expr']} | | error | | | | | | | | |")
             continue
         if exp.get("kind") == "reduce":
             mark = " **FAIL**" if problems else ""
@@ -238,21 +417,30 @@ def table(rows):
                 f"| {number} | {exp['expr']}{mark} | CUB's kernels | {c['entries']} (CUB) | {c['loop_ld']} global "
                 f"loads in {c['loops']} loops (multiple of {exp['loads']}) | {c['loop_st']} global stores in loops "
                 f"| CUB's: {widths_text(c['widths']) or 'none'} | {scalar_loads_text(c)} | {c['regs']} | "
-                f"{c['spills']} |")
+                f"{c['spills']} | | |")
             continue
         eq = lambda got, want: "=" if got == want * INDEX_WIDTHS else "≠"
         loads = f"{c['vld']} {eq(c['vld'], exp['loads'])} {exp['loads']}×2"
         if exp.get("distinct", exp["loads"]) != exp["loads"]:
-            loads += f" ({exp['distinct']} distinct inputs)"
+            loads += (f" ({exp['distinct']} distinct inputs: then the dedup kernel runs, "
+                      f"{exp['distinct']} per step)")
         regs = str(c["regs"]) + (f" (≤ {exp['max_regs']})" if "max_regs" in exp else "")
         mark = " **FAIL**" if problems else ""
         spills = str(c["spills"]) + (f" ({c['stack']} B stack)" if c["stack"] else "")
         path = ("**strided** (vector loop compiled, not run)" if exp.get("path") == "strided"
                 else "vector")
+        if "dedup_loops" in c:
+            fewest = min((u for u, _ in c["dedup_loops"]), default=0)
+            most = max((u + g for u, g in c["dedup_loops"]), default=0)
+            dd = f"{fewest}..{most} ({loops_text(c['dedup_loops'])})"
+            dregs = str(c["dedup_regs"])
+            kernels = f"{c['entries']} (1 + dedup)"
+        else:
+            dd, dregs, kernels = "none (no two leaves of one type)", "", str(c["entries"])
         lines.append(
-            f"| {number} | {exp['expr']}{mark} | {path} | {c['entries']} | {loads} | "
+            f"| {number} | {exp['expr']}{mark} | {path} | {kernels} | {loads} | "
             f"{c['vst']} {eq(c['vst'], exp['stores'])} {exp['stores']}×2 | {widths_text(c['widths'])} | "
-            f"{scalar_loads_text(c)} | {regs} | {spills} |")
+            f"{scalar_loads_text(c)} | {regs} | {spills} | {dd} | {dregs} |")
     return "\n".join(lines) + "\n"
 
 
@@ -299,7 +487,9 @@ def main():
 
     md = table(rows)
     print(md, end="")
-    print(f"{len(rows) - failed}/{len(rows)} cases pass ({time.monotonic() - t0:.1f} s, "
+    compile_s = sum(c["seconds"] for _, _, c, _ in rows if c)
+    print(f"{len(rows) - failed}/{len(rows)} cases pass ({time.monotonic() - t0:.1f} s; "
+          f"{compile_s:.1f} s of nvcc + ptxas over the cases, "
           f"nvcc -ptx -arch={ARCH}, ptxas -v -warn-spills)")
     if args.table:
         with open(args.table, "w", encoding="utf-8") as f:

@@ -31,6 +31,22 @@
 #define SINTER_FORCEINLINE inline __attribute__((always_inline))
 #endif
 
+/// SINTER_MATH_FN declares the public float/double transcendental functions
+/// (core/math: exp, log, sin, tanh, pow, erf...). With GCC on the host they
+/// are `inline` with SIMD clones (`__attribute__((simd("notinbranch")))`)
+/// and `const` (no memory effects, which the vectoriser must see): a
+/// vectorised loop calls the clone for its vector width, or inlines the body
+/// where GCC finds it small. A long chain of them thus compiles each body
+/// once per translation unit, not once per fused loop, and still vectorises
+/// (forcing the bodies into every loop made tests/top/test_fusion.cpp, 40
+/// chains, compile over 4x slower). Elsewhere (device code, Clang, MSVC)
+/// they are forced inline.
+#if !defined(__CUDA_ARCH__) && defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_LLVM_COMPILER)
+#define SINTER_MATH_FN inline __attribute__((simd("notinbranch"), const))
+#else
+#define SINTER_MATH_FN SINTER_FORCEINLINE
+#endif
+
 namespace sinter {
 /// The library version, as {major, minor, patch}.
 struct version_info {

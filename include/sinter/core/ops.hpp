@@ -260,7 +260,7 @@ SINTER_ROUNDING_OP(round, round)
 #define SINTER_FLOATING_OP1(op)                                                \
   struct op : floating<op> {                                                   \
     SINTER_OP_NAME(op);                                                        \
-    template <class T> SINTER_HD static T apply(T a) { return math::op(a); }   \
+    template <class T> SINTER_HD SINTER_FORCEINLINE static T apply(T a) { return math::op(a); } \
   };
 SINTER_FLOATING_OP1(sqrt) SINTER_FLOATING_OP1(cbrt) SINTER_FLOATING_OP1(rsqrt)
 SINTER_FLOATING_OP1(exp) SINTER_FLOATING_OP1(exp2) SINTER_FLOATING_OP1(expm1)
@@ -274,11 +274,11 @@ SINTER_FLOATING_OP1(atanh) SINTER_FLOATING_OP1(erf) SINTER_FLOATING_OP1(erfc)
 
 struct atan2 : floating<atan2> {
   SINTER_OP_NAME(arctan2);
-  template <class T> SINTER_HD static T apply(T y, T x) { return math::atan2(y, x); }
+  template <class T> SINTER_HD SINTER_FORCEINLINE static T apply(T y, T x) { return math::atan2(y, x); }
 };
 struct hypot : floating<hypot> {
   SINTER_OP_NAME(hypot);
-  template <class T> SINTER_HD static T apply(T x, T y) { return math::hypot(x, y); }
+  template <class T> SINTER_HD SINTER_FORCEINLINE static T apply(T x, T y) { return math::hypot(x, y); }
 };
 
 // ---- predicates -----------------------------------------------------------

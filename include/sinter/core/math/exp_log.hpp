@@ -251,22 +251,74 @@ SINTER_HD SINTER_FORCEINLINE double atanh(double x) {
   return blend(nan_mask(x), x + x, copysign_bits(r, x));
 }
 
+// ---- float exp and tanh: double arithmetic, no division in exp -------------
+// A float result needs a relative error well under 2^-24 before its one
+// rounding, not the double kernels' 2^-53: a degree-8 Taylor polynomial on
+// |r| <= ln2/2 (truncation < 3e-10) replaces the rational kernel and its
+// division, and halves the work per element.
+
+/// e^r for |r| <= ln2/2 + 1e-12: degree-8 Taylor, relative error < 3e-10.
+SINTER_HD SINTER_FORCEINLINE double exp_poly8(double r) {
+  constexpr double c2 = 1.0 / 2, c3 = 1.0 / 6, c4 = 1.0 / 24, c5 = 1.0 / 120, c6 = 1.0 / 720,
+                   c7 = 1.0 / 5040, c8 = 1.0 / 40320;
+  return 1.0 + r * (1.0 + r * (c2 + r * (c3 + r * (c4 + r * (c5 + r * (c6 + r * (c7 + r * c8)))))));
+}
+
+/// e^x in double for x in [-104, 89] (the float range and a little beyond),
+/// relative error < 3e-10: k = round(x / ln2), e^x = 2^k e^(x - k ln2).
+SINTER_HD SINTER_FORCEINLINE double exp_for_float(double x) {
+  constexpr double ln2 = 6.93147180559945286227e-01;
+  const double k = rint_small(x * inv_ln2);
+  return exp_poly8(x - k * ln2) * exp2i(k);  // |k| <= 151: exact scaling
+}
+
+/// e^x for float, rounded once from double (< 0.51 ulp, gradual underflow,
+/// inf above 88.72284, 0 below -103.97208, NaN kept).
+SINTER_HD SINTER_FORCEINLINE float exp_f(float x) {
+  // clamp in float (comparisons, cheaper than clamp_d's double masks); NaN is blended back last
+  const float xc = blend(lt_mask(x, -104.0f), -104.0f, blend(lt_mask(89.0f, x), 89.0f, x));
+  const double y = exp_for_float(static_cast<double>(xc));
+  return blend(nan_mask(x), x + x, static_cast<float>(y));
+}
+
+/// tanh for float, rounded once from double: the odd Taylor series below
+/// 1/8 (no cancellation; next term < 1e-11 relative), 1 - 2 / (e^2a + 1)
+/// above (|a| clamped to 10, where tanh rounds to 1 in float).
+SINTER_HD SINTER_FORCEINLINE float tanh_f(float x) {
+  const double a = fabs_bits(static_cast<double>(x));
+  const double a2 = a * a;
+  constexpr double t3 = -1.0 / 3, t5 = 2.0 / 15, t7 = -17.0 / 315, t9 = 62.0 / 2835;
+  const double small = a + a * a2 * (t3 + a2 * (t5 + a2 * (t7 + a2 * t9)));
+  const double e = exp_for_float(2.0 * clamp_d(a, 0.0, 10.0));
+  const double big = 1.0 - 2.0 / (e + 1.0);
+  const double z = blend(lt_mask(a, 0.125), small, big);
+  return blend(nan_mask(x), x + x, copysign_bits(static_cast<float>(z), x));
+}
+
 }  // namespace impl
 
 #if SINTER_DEVICE_CODE()
 #define SINTER_DETAIL_EXP_LOG_UNARY(name)                                         \
-  SINTER_HD SINTER_FORCEINLINE float name(float x) { return ::name##f(x); }      \
-  SINTER_HD SINTER_FORCEINLINE double name(double x) { return ::name(x); }
+  SINTER_HD SINTER_MATH_FN float name(float x) { return ::name##f(x); }      \
+  SINTER_HD SINTER_MATH_FN double name(double x) { return ::name(x); }
 #else
 #define SINTER_DETAIL_EXP_LOG_UNARY(name)                                         \
-  SINTER_HD SINTER_FORCEINLINE float name(float x) {                             \
+  SINTER_HD SINTER_MATH_FN float name(float x) {                             \
     return static_cast<float>(impl::name(static_cast<double>(x)));               \
   }                                                                              \
-  SINTER_HD SINTER_FORCEINLINE double name(double x) { return impl::name(x); }
+  SINTER_HD SINTER_MATH_FN double name(double x) { return impl::name(x); }
+#endif
+#if SINTER_DEVICE_CODE()
+#define SINTER_DETAIL_EXP_LOG_UNARY_F(name) SINTER_DETAIL_EXP_LOG_UNARY(name)
+#else
+/// As SINTER_DETAIL_EXP_LOG_UNARY, with a float kernel of its own (impl::name##_f).
+#define SINTER_DETAIL_EXP_LOG_UNARY_F(name)                                       \
+  SINTER_HD SINTER_MATH_FN float name(float x) { return impl::name##_f(x); } \
+  SINTER_HD SINTER_MATH_FN double name(double x) { return impl::name(x); }
 #endif
 
 /// e^x; overflow gives inf, underflow is gradual: `exp(1.0)`.
-SINTER_DETAIL_EXP_LOG_UNARY(exp)
+SINTER_DETAIL_EXP_LOG_UNARY_F(exp)
 /// 2^x: `exp2(-1074.0) == 0x1p-1074`.
 SINTER_DETAIL_EXP_LOG_UNARY(exp2)
 /// e^x - 1, accurate near 0: `expm1(1e-10)`.
@@ -284,7 +336,7 @@ SINTER_DETAIL_EXP_LOG_UNARY(sinh)
 /// Hyperbolic cosine: `cosh(1.0)`.
 SINTER_DETAIL_EXP_LOG_UNARY(cosh)
 /// Hyperbolic tangent, saturating to +-1: `tanh(30.0) == 1.0`.
-SINTER_DETAIL_EXP_LOG_UNARY(tanh)
+SINTER_DETAIL_EXP_LOG_UNARY_F(tanh)
 /// Inverse hyperbolic sine: `asinh(1.0)`.
 SINTER_DETAIL_EXP_LOG_UNARY(asinh)
 /// Inverse hyperbolic cosine, NaN below 1: `acosh(2.0)`.
@@ -293,5 +345,6 @@ SINTER_DETAIL_EXP_LOG_UNARY(acosh)
 SINTER_DETAIL_EXP_LOG_UNARY(atanh)
 
 #undef SINTER_DETAIL_EXP_LOG_UNARY
+#undef SINTER_DETAIL_EXP_LOG_UNARY_F
 
 }  // namespace sinter::detail::math

@@ -247,14 +247,14 @@ SINTER_HD SINTER_FORCEINLINE double erfc(double x) {
 
 #if SINTER_DEVICE_CODE()
 #define SINTER_DETAIL_POW_ERF_UNARY(name)                                         \
-  SINTER_HD SINTER_FORCEINLINE float name(float x) { return ::name##f(x); }      \
-  SINTER_HD SINTER_FORCEINLINE double name(double x) { return ::name(x); }
+  SINTER_HD SINTER_MATH_FN float name(float x) { return ::name##f(x); }      \
+  SINTER_HD SINTER_MATH_FN double name(double x) { return ::name(x); }
 #else
 #define SINTER_DETAIL_POW_ERF_UNARY(name)                                         \
-  SINTER_HD SINTER_FORCEINLINE float name(float x) {                             \
+  SINTER_HD SINTER_MATH_FN float name(float x) {                             \
     return static_cast<float>(impl::name(static_cast<double>(x)));               \
   }                                                                              \
-  SINTER_HD SINTER_FORCEINLINE double name(double x) { return impl::name(x); }
+  SINTER_HD SINTER_MATH_FN double name(double x) { return impl::name(x); }
 #endif
 
 /// Real cube root, odd: `cbrt(-27.0) == -3.0`.
@@ -268,7 +268,7 @@ SINTER_DETAIL_POW_ERF_UNARY(erfc)
 
 /// x^y with C99 Annex F special cases (pow(x, 0) = 1, pow(1, y) = 1, even
 /// for NaN; negative x with integer y; pow(0, y<0) = inf): `pow(2.0, 0.5)`.
-SINTER_HD SINTER_FORCEINLINE double pow(double x, double y) {
+SINTER_HD SINTER_MATH_FN double pow(double x, double y) {
 #if SINTER_DEVICE_CODE()
   return ::pow(x, y);
 #else
@@ -277,7 +277,7 @@ SINTER_HD SINTER_FORCEINLINE double pow(double x, double y) {
 }
 
 /// x^y for float (computed in double, rounded once): `pow(2.0f, 10.0f)`.
-SINTER_HD SINTER_FORCEINLINE float pow(float x, float y) {
+SINTER_HD SINTER_MATH_FN float pow(float x, float y) {
 #if SINTER_DEVICE_CODE()
   return ::powf(x, y);
 #else

@@ -477,7 +477,7 @@ SINTER_HD SINTER_FORCEINLINE trig_asin_parts trig_asin_prep(double ax) {
 
 /// Sine, branch-free: `sinter::detail::math::sin(1e30f)`. float: <= 1 ULP for
 /// all finite x; double: <= 2 ULP for all finite x. `sin(-0.f) == -0.f`, `sin(inf)` is NaN.
-SINTER_HD SINTER_FORCEINLINE float sin(float x) {
+SINTER_HD SINTER_MATH_FN float sin(float x) {
 #if SINTER_DEVICE_CODE()
   return ::sinf(x);
 #else
@@ -489,7 +489,7 @@ SINTER_HD SINTER_FORCEINLINE float sin(float x) {
 #endif
 }
 /// Sine for double: see sin(float).
-SINTER_HD SINTER_FORCEINLINE double sin(double x) {
+SINTER_HD SINTER_MATH_FN double sin(double x) {
 #if SINTER_DEVICE_CODE()
   return ::sin(x);
 #else
@@ -503,7 +503,7 @@ SINTER_HD SINTER_FORCEINLINE double sin(double x) {
 }
 
 /// Cosine, branch-free; accuracy and range as sin. `cos(inf)` is NaN.
-SINTER_HD SINTER_FORCEINLINE float cos(float x) {
+SINTER_HD SINTER_MATH_FN float cos(float x) {
 #if SINTER_DEVICE_CODE()
   return ::cosf(x);
 #else
@@ -515,7 +515,7 @@ SINTER_HD SINTER_FORCEINLINE float cos(float x) {
 #endif
 }
 /// Cosine for double: see cos(float).
-SINTER_HD SINTER_FORCEINLINE double cos(double x) {
+SINTER_HD SINTER_MATH_FN double cos(double x) {
 #if SINTER_DEVICE_CODE()
   return ::cos(x);
 #else
@@ -529,7 +529,7 @@ SINTER_HD SINTER_FORCEINLINE double cos(double x) {
 }
 
 /// Tangent, branch-free; accuracy and range as sin. `tan(-0.f) == -0.f`.
-SINTER_HD SINTER_FORCEINLINE float tan(float x) {
+SINTER_HD SINTER_MATH_FN float tan(float x) {
 #if SINTER_DEVICE_CODE()
   return ::tanf(x);
 #else
@@ -544,7 +544,7 @@ SINTER_HD SINTER_FORCEINLINE float tan(float x) {
 #endif
 }
 /// Tangent for double: see tan(float).
-SINTER_HD SINTER_FORCEINLINE double tan(double x) {
+SINTER_HD SINTER_MATH_FN double tan(double x) {
 #if SINTER_DEVICE_CODE()
   return ::tan(x);
 #else
@@ -563,7 +563,7 @@ SINTER_HD SINTER_FORCEINLINE double tan(double x) {
 }
 
 /// Arc sine; NaN outside [-1, 1]; `asin(-0.) == -0.`.
-SINTER_HD SINTER_FORCEINLINE double asin(double x) {
+SINTER_HD SINTER_MATH_FN double asin(double x) {
 #if SINTER_DEVICE_CODE()
   return ::asin(x);
 #else
@@ -578,7 +578,7 @@ SINTER_HD SINTER_FORCEINLINE double asin(double x) {
 #endif
 }
 /// Arc sine for float (computed in double).
-SINTER_HD SINTER_FORCEINLINE float asin(float x) {
+SINTER_HD SINTER_MATH_FN float asin(float x) {
 #if SINTER_DEVICE_CODE()
   return ::asinf(x);
 #else
@@ -587,7 +587,7 @@ SINTER_HD SINTER_FORCEINLINE float asin(float x) {
 }
 
 /// Arc cosine; NaN outside [-1, 1]; `acos(1.) == +0.`.
-SINTER_HD SINTER_FORCEINLINE double acos(double x) {
+SINTER_HD SINTER_MATH_FN double acos(double x) {
 #if SINTER_DEVICE_CODE()
   return ::acos(x);
 #else
@@ -602,7 +602,7 @@ SINTER_HD SINTER_FORCEINLINE double acos(double x) {
 #endif
 }
 /// Arc cosine for float (computed in double).
-SINTER_HD SINTER_FORCEINLINE float acos(float x) {
+SINTER_HD SINTER_MATH_FN float acos(float x) {
 #if SINTER_DEVICE_CODE()
   return ::acosf(x);
 #else
@@ -611,7 +611,7 @@ SINTER_HD SINTER_FORCEINLINE float acos(float x) {
 }
 
 /// Arc tangent; `atan(+-inf) == +-pi/2`, `atan(-0.) == -0.`.
-SINTER_HD SINTER_FORCEINLINE double atan(double x) {
+SINTER_HD SINTER_MATH_FN double atan(double x) {
 #if SINTER_DEVICE_CODE()
   return ::atan(x);
 #else
@@ -619,7 +619,7 @@ SINTER_HD SINTER_FORCEINLINE double atan(double x) {
 #endif
 }
 /// Arc tangent for float (computed in double).
-SINTER_HD SINTER_FORCEINLINE float atan(float x) {
+SINTER_HD SINTER_MATH_FN float atan(float x) {
 #if SINTER_DEVICE_CODE()
   return ::atanf(x);
 #else
@@ -629,7 +629,7 @@ SINTER_HD SINTER_FORCEINLINE float atan(float x) {
 
 /// atan2(y, x), the angle of (x, y) in [-pi, pi], with C99 Annex F's table of
 /// signed zeros and infinities: `atan2(0., -0.) == pi`, `atan2(inf, -inf) == 3pi/4`.
-SINTER_HD SINTER_FORCEINLINE double atan2(double y, double x) {
+SINTER_HD SINTER_MATH_FN double atan2(double y, double x) {
 #if SINTER_DEVICE_CODE()
   return ::atan2(y, x);
 #else
@@ -652,7 +652,7 @@ SINTER_HD SINTER_FORCEINLINE double atan2(double y, double x) {
 #endif
 }
 /// atan2 for float (computed in double).
-SINTER_HD SINTER_FORCEINLINE float atan2(float y, float x) {
+SINTER_HD SINTER_MATH_FN float atan2(float y, float x) {
 #if SINTER_DEVICE_CODE()
   return ::atan2f(y, x);
 #else
@@ -661,7 +661,7 @@ SINTER_HD SINTER_FORCEINLINE float atan2(float y, float x) {
 }
 
 /// sqrt(x*x + y*y) without undue overflow or underflow; `hypot(inf, NaN) == inf`.
-SINTER_HD SINTER_FORCEINLINE double hypot(double x, double y) {
+SINTER_HD SINTER_MATH_FN double hypot(double x, double y) {
 #if SINTER_DEVICE_CODE()
   return ::hypot(x, y);
 #else
@@ -678,7 +678,7 @@ SINTER_HD SINTER_FORCEINLINE double hypot(double x, double y) {
 #endif
 }
 /// hypot for float (computed in double, no scaling needed).
-SINTER_HD SINTER_FORCEINLINE float hypot(float x, float y) {
+SINTER_HD SINTER_MATH_FN float hypot(float x, float y) {
 #if SINTER_DEVICE_CODE()
   return ::hypotf(x, y);
 #else

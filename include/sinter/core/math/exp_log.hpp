@@ -25,6 +25,7 @@ namespace impl {
 inline constexpr double ln2_hi = 6.93147180369123816490e-01;   // 0x3fe62e42fee00000
 inline constexpr double ln2_lo = 1.90821492927058770002e-10;   // 0x3dea39ef35793c76
 inline constexpr double inv_ln2 = 1.44269504088896338700e+00;
+inline constexpr double ln2 = 6.93147180559945286227e-01;       // ln 2 rounded to double
 inline constexpr double dinf = std::numeric_limits<double>::infinity();
 inline constexpr double dnan = std::numeric_limits<double>::quiet_NaN();
 inline constexpr double dmax = std::numeric_limits<double>::max();
@@ -65,7 +66,6 @@ SINTER_HD SINTER_FORCEINLINE double exp(double x) {
 }
 
 SINTER_HD SINTER_FORCEINLINE double exp2(double x) {
-  constexpr double ln2 = 6.93147180559945286227e-01;
   const double xc = clamp_d(x, -1100.0, 1100.0);
   const double k = rint_small(xc);
   const double r = xc - k;  // exact, |r| <= 1/2
@@ -229,7 +229,7 @@ SINTER_HD SINTER_FORCEINLINE double asinh(double x) {
   // asinh(a) = log1p(a + (sqrt(1 + a^2) - 1)); beyond 2^28, log(2a) = log1p(a - 1) + ln2.
   const std::uint64_t big = lt_mask(0x1p28, a);
   const double y = blend(big, a - 1.0, a + a2 / (1.0 + impl::sqrt(1.0 + a2)));
-  const double r = log1p(y) + blend(big, 6.93147180559945286227e-01, 0.0);
+  const double r = log1p(y) + blend(big, ln2, 0.0);
   return blend(nan_mask(x), x + x, copysign_bits(r, x));
 }
 
@@ -237,7 +237,7 @@ SINTER_HD SINTER_FORCEINLINE double acosh(double x) {
   const double t = x - 1.0;
   const std::uint64_t big = lt_mask(0x1p28, x);
   const double y = blend(big, t, t + impl::sqrt(2.0 * t + t * t));
-  double r = log1p(y) + blend(big, 6.93147180559945286227e-01, 0.0);
+  double r = log1p(y) + blend(big, ln2, 0.0);
   r = blend(lt_mask(x, 1.0), dnan, r);
   return blend(nan_mask(x), x + x, r);
 }
@@ -267,7 +267,6 @@ SINTER_HD SINTER_FORCEINLINE double exp_poly8(double r) {
 /// e^x in double for x in [-104, 89] (the float range and a little beyond),
 /// relative error < 3e-10: k = round(x / ln2), e^x = 2^k e^(x - k ln2).
 SINTER_HD SINTER_FORCEINLINE double exp_for_float(double x) {
-  constexpr double ln2 = 6.93147180559945286227e-01;
   const double k = rint_small(x * inv_ln2);
   return exp_poly8(x - k * ln2) * exp2i(k);  // |k| <= 151: exact scaling
 }

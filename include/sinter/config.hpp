@@ -24,11 +24,17 @@
 #endif
 
 /// SINTER_FORCEINLINE forces inlining into the fused loop, so that the
-/// compiler sees the whole expression and can vectorise it.
+/// compiler sees the whole expression and can vectorise it. Unoptimised host
+/// builds (-O0: Debug, sanitizer builds) get plain `inline`: forcing every
+/// op and maths body into every loop there buys no speed and made one test
+/// file compile 10x slower under -fsanitize=address,undefined (30 s vs over
+/// 5 minutes for tests/top/test_fusion.cpp).
 #if defined(_MSC_VER) && !defined(__clang__)
 #define SINTER_FORCEINLINE __forceinline
-#else
+#elif defined(__CUDA_ARCH__) || defined(__OPTIMIZE__)
 #define SINTER_FORCEINLINE inline __attribute__((always_inline))
+#else
+#define SINTER_FORCEINLINE inline
 #endif
 
 /// SINTER_MATH_FN declares the public float/double transcendental functions
@@ -40,8 +46,10 @@
 /// once per translation unit, not once per fused loop, and still vectorises
 /// (forcing the bodies into every loop made tests/top/test_fusion.cpp, 40
 /// chains, compile over 4x slower). Elsewhere (device code, Clang, MSVC)
-/// they are forced inline.
-#if !defined(__CUDA_ARCH__) && defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_LLVM_COMPILER)
+/// they are forced inline; in unoptimised host builds, plain `inline`.
+#if !defined(__CUDA_ARCH__) && !defined(__OPTIMIZE__) && !defined(_MSC_VER)
+#define SINTER_MATH_FN inline
+#elif !defined(__CUDA_ARCH__) && defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_LLVM_COMPILER)
 #define SINTER_MATH_FN inline __attribute__((simd("notinbranch"), const))
 #else
 #define SINTER_MATH_FN SINTER_FORCEINLINE

@@ -27,6 +27,8 @@
 #include <cstdint>
 #include <random>
 #include <sinter/sinter.hpp>
+
+#include "scale.hpp"
 #include <string>
 #include <type_traits>
 #include <vector>

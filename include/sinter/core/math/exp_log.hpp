@@ -251,11 +251,11 @@ SINTER_HD SINTER_FORCEINLINE double atanh(double x) {
   return blend(nan_mask(x), x + x, copysign_bits(r, x));
 }
 
-// ---- float exp and tanh: double arithmetic, no division in exp -------------
+// ---- float exp (in float) and tanh (in double, no division in its exp) ------
 // A float result needs a relative error well under 2^-24 before its one
-// rounding, not the double kernels' 2^-53: a degree-8 Taylor polynomial on
-// |r| <= ln2/2 (truncation < 3e-10) replaces the rational kernel and its
-// division, and halves the work per element.
+// rounding, not the double kernels' 2^-53: for tanh a degree-8 Taylor
+// polynomial on |r| <= ln2/2 (truncation < 3e-10) replaces the rational
+// kernel and its division; exp is computed in float outright.
 
 /// e^r for |r| <= ln2/2 + 1e-12: degree-8 Taylor, relative error < 3e-10.
 SINTER_HD SINTER_FORCEINLINE double exp_poly8(double r) {
@@ -271,13 +271,41 @@ SINTER_HD SINTER_FORCEINLINE double exp_for_float(double x) {
   return exp_poly8(x - k * ln2) * exp2i(k);  // |k| <= 151: exact scaling
 }
 
-/// e^x for float, rounded once from double (< 0.51 ulp, gradual underflow,
-/// inf above 88.72284, 0 below -103.97208, NaN kept).
+/// e^x for float, computed in float (16 lanes per AVX-512 vector, not 8):
+/// k = round(x / ln2), r = x - k ln2 by a two-part ln2 (the first product
+/// exact), e^r = 1 + r + r^2 q(r) with q a degree-5 minimax fit (relative
+/// error 1.1e-9 with its float coefficients, fitted for sinter), 1 + r kept
+/// exact by Fast2Sum. Then 2^k in one rounding: p 2^(k-1) 2, which
+/// overflows to inf by itself, or p 2^(k+64) 2^-64 for subnormal results.
+/// Max error 0.78 ulp over every float, with or without FMA (docs/math.md);
+/// inf above 88.72283, 0 below -103.97208, NaN kept (it flows through p).
 SINTER_HD SINTER_FORCEINLINE float exp_f(float x) {
-  // clamp in float (comparisons, cheaper than clamp_d's double masks); NaN is blended back last
-  const float xc = blend(lt_mask(x, -104.0f), -104.0f, blend(lt_mask(89.0f, x), 89.0f, x));
-  const double y = exp_for_float(static_cast<double>(xc));
-  return blend(nan_mask(x), x + x, static_cast<float>(y));
+  float xc = select(x < -104.0f, -104.0f, x);  // NaN passes both clamps
+  xc = select(89.0f < xc, 89.0f, xc);
+  const float kt = madd(xc, 0x1.715476p+0f, 0x1.8p23f);  // k in the low bits of kt
+  const float k = kt - 0x1.8p23f;
+  const float rh = madd(k, -0x1.63p-1f, xc);  // exact: |k| <= 151, 9-bit ln2_hi
+#if defined(__FMA__)
+  const float r = madd(k, 0x1.bd0106p-13f, rh);  // one rounding
+  const float rl = 0.0f;
+#else
+  const float t = k * -0x1.bd0106p-13f;
+  const float r = rh - t;
+  const float rl = (rh - r) - t;  // what r lost (Fast2Sum, |rh| >= |t|)
+#endif
+  const float r2 = r * r;
+  float q = madd(0x1.9f06f6p-13f, r, 0x1.6d8f16p-10f);
+  q = madd(q, r, 0x1.111274p-7f);
+  q = madd(q, r, 0x1.55548cp-5f);
+  q = madd(q, r, 0x1.555554p-3f);
+  q = madd(q, r, 0.5f);
+  const float h = 1.0f + r;
+  const float l = (1.0f - h) + r;                // h + l == 1 + r exactly
+  const float p = h + (l + madd(q, r2, rl));     // e^r in [0.7, 1.42]
+  const std::uint32_t kb = to_bits(kt) << 23;    // k << 23, two's complement mod 2^32
+  const std::uint32_t low = lt_mask(xc, -80.0f);  // k <= -115: the subnormal-safe scaling
+  const std::uint32_t bias = (((127u + 64u) << 23) & low) | (((127u - 1u) << 23) & ~low);
+  return (p * from_bits<float>(kb + bias)) * blend(low, 0x1p-64f, 2.0f);
 }
 
 /// tanh for float, rounded once from double: the odd Taylor series below

@@ -1,0 +1,19 @@
+// Runner of sinter_tests_fma: the maths accuracy tests compiled for
+// x86-64-v3 (AVX2 + FMA), where the float kernels take their FMA path
+// (math::madd in core/math/bits.hpp). This file is compiled for the
+// baseline target, so it can say "skipped" (exit 77, ctest's
+// SKIP_RETURN_CODE) on a CPU without FMA before any FMA code runs.
+#define DOCTEST_CONFIG_IMPLEMENT
+#include <doctest/doctest.h>
+
+#include <cstdio>
+
+int main(int argc, char** argv) {
+  __builtin_cpu_init();
+  if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) {
+    std::puts("skipped: this CPU has no AVX2/FMA");
+    return 77;
+  }
+  doctest::Context context(argc, argv);
+  return context.run();
+}

@@ -11,7 +11,7 @@
 
 namespace st = sinter;
 
-TEST_CASE_TEMPLATE("ops: broadcasting across ranks, newaxis and rank-0 arrays", P, SINTER_MATRIX_POLICIES) {
+TEST_CASE_TEMPLATE("ops: broadcasting across ranks, newaxis and rank-0 arrays", P, sinter::host, sinter::par) {
   // 600 x 300 = 180000 elements: above par's threshold, so par runs threaded.
   for (const st::index_t rows : {0, 1, 3, 600}) {
     CAPTURE(rows);
@@ -65,7 +65,7 @@ TEST_CASE_TEMPLATE("ops: broadcasting across ranks, newaxis and rank-0 arrays", 
   }
 }
 
-TEST_CASE_TEMPLATE("ops: a rank-0 expression assigned into an array broadcasts", P, SINTER_MATRIX_POLICIES) {
+TEST_CASE_TEMPLATE("ops: a rank-0 expression assigned into an array broadcasts", P, sinter::host, sinter::par) {
   st::array<std::int16_t, 0, P> z(st::extents<0>{});
   z() = 7;
   st::array<std::int16_t, 2, P> a({2, 3});

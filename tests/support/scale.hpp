@@ -10,7 +10,7 @@ namespace sinter_test {
 inline constexpr int scale = SINTER_TEST_SCALE;
 }  // namespace sinter_test
 
-// The policies the dtype-matrix files (test_ops_*, test_reduce_{signed,
+// The policies the dtype-matrix files (test_ops_{arith,logic,math,unary}, test_reduce_{signed,
 // unsigned,floats,small_types}) instantiate: host only by default, to keep
 // CI within its time budget (instantiating par doubled those files' compile
 // time, about 9 CPU-minutes). par runs the same loop over chunks; it is

@@ -251,38 +251,17 @@ SINTER_HD SINTER_FORCEINLINE double atanh(double x) {
   return blend(nan_mask(x), x + x, copysign_bits(r, x));
 }
 
-// ---- float exp (in float) and tanh (in double, no division in its exp) ------
-// A float result needs a relative error well under 2^-24 before its one
-// rounding, not the double kernels' 2^-53: for tanh a degree-8 Taylor
-// polynomial on |r| <= ln2/2 (truncation < 3e-10) replaces the rational
-// kernel and its division; exp is computed in float outright.
+// ---- float exp and tanh, computed in float ----------------------------------
+// Twice the lanes of the double kernels per vector, and no conversions.
 
-/// e^r for |r| <= ln2/2 + 1e-12: degree-8 Taylor, relative error < 3e-10.
-SINTER_HD SINTER_FORCEINLINE double exp_poly8(double r) {
-  constexpr double c2 = 1.0 / 2, c3 = 1.0 / 6, c4 = 1.0 / 24, c5 = 1.0 / 120, c6 = 1.0 / 720,
-                   c7 = 1.0 / 5040, c8 = 1.0 / 40320;
-  return 1.0 + r * (1.0 + r * (c2 + r * (c3 + r * (c4 + r * (c5 + r * (c6 + r * (c7 + r * c8)))))));
-}
-
-/// e^x in double for x in [-104, 89] (the float range and a little beyond),
-/// relative error < 3e-10: k = round(x / ln2), e^x = 2^k e^(x - k ln2).
-SINTER_HD SINTER_FORCEINLINE double exp_for_float(double x) {
-  const double k = rint_small(x * inv_ln2);
-  return exp_poly8(x - k * ln2) * exp2i(k);  // |k| <= 151: exact scaling
-}
-
-/// e^x for float, computed in float (16 lanes per AVX-512 vector, not 8):
-/// k = round(x / ln2), r = x - k ln2 by a two-part ln2 (the first product
-/// exact), e^r = 1 + r + r^2 q(r) with q a degree-5 minimax fit (relative
-/// error 1.1e-9 with its float coefficients, fitted for sinter), 1 + r kept
-/// exact by Fast2Sum. Then 2^k in one rounding: p 2^(k-1) 2, which
-/// overflows to inf by itself, or p 2^(k+64) 2^-64 for subnormal results.
-/// Max error 0.78 ulp over every float, with or without FMA (docs/math.md);
-/// inf above 88.72283, 0 below -103.97208, NaN kept (it flows through p).
-SINTER_HD SINTER_FORCEINLINE float exp_f(float x) {
-  float xc = select(x < -104.0f, -104.0f, x);  // NaN passes both clamps
-  xc = select(89.0f < xc, 89.0f, xc);
-  const float kt = madd(xc, 0x1.715476p+0f, 0x1.8p23f);  // k in the low bits of kt
+/// The reduced part of float exp, for x in [-104, 89] (NaN passes): returns
+/// p = e^r in [0.7, 1.42] and sets kt, whose low bits hold k = round(x/ln2),
+/// so that e^x = p 2^k. r = x - k ln2 by a two-part ln2 (the first product
+/// exact); e^r = 1 + r + r^2 q(r), q a degree-5 minimax fit made for sinter
+/// (relative error 1.1e-9 with its float coefficients); 1 + r kept exact by
+/// Fast2Sum and, without FMA, the rounding error of r carried along.
+SINTER_HD SINTER_FORCEINLINE float exp_f_reduced(float xc, float& kt) {
+  kt = madd(xc, 0x1.715476p+0f, 0x1.8p23f);  // 1.5 * 2^23 + k
   const float k = kt - 0x1.8p23f;
   const float rh = madd(k, -0x1.63p-1f, xc);  // exact: |k| <= 151, 9-bit ln2_hi
 #if defined(__FMA__)
@@ -300,26 +279,45 @@ SINTER_HD SINTER_FORCEINLINE float exp_f(float x) {
   q = madd(q, r, 0x1.555554p-3f);
   q = madd(q, r, 0.5f);
   const float h = 1.0f + r;
-  const float l = (1.0f - h) + r;                // h + l == 1 + r exactly
-  const float p = h + (l + madd(q, r2, rl));     // e^r in [0.7, 1.42]
-  const std::uint32_t kb = to_bits(kt) << 23;    // k << 23, two's complement mod 2^32
+  const float l = (1.0f - h) + r;  // h + l == 1 + r exactly
+  return h + (l + madd(q, r2, rl));
+}
+
+/// e^x for float, computed in float (16 lanes per AVX-512 vector, not 8):
+/// exp_f_reduced, then 2^k in one rounding: p 2^(k-1) 2, which overflows
+/// to inf by itself, or p 2^(k+64) 2^-64 for subnormal results. Max error
+/// 0.78 ulp over every float, with or without FMA (docs/math.md); inf above
+/// 88.72283, 0 below -103.97208, NaN kept (it flows through the products).
+SINTER_HD SINTER_FORCEINLINE float exp_f(float x) {
+  float xc = select(x < -104.0f, -104.0f, x);  // NaN passes both clamps
+  xc = select(89.0f < xc, 89.0f, xc);
+  float kt;
+  const float p = exp_f_reduced(xc, kt);
+  const std::uint32_t kb = to_bits(kt) << 23;     // k << 23, two's complement mod 2^32
   const std::uint32_t low = lt_mask(xc, -80.0f);  // k <= -115: the subnormal-safe scaling
   const std::uint32_t bias = (((127u + 64u) << 23) & low) | (((127u - 1u) << 23) & ~low);
   return (p * from_bits<float>(kb + bias)) * blend(low, 0x1p-64f, 2.0f);
 }
 
-/// tanh for float, rounded once from double: the odd Taylor series below
-/// 1/8 (no cancellation; next term < 1e-11 relative), 1 - 2 / (e^2a + 1)
-/// above (|a| clamped to 10, where tanh rounds to 1 in float).
+/// tanh for float, computed in float: a + a^3 P(a^2) below 0.625 (P a
+/// degree-4 minimax fit made for sinter, relative error 8.6e-9 with float
+/// coefficients), 1 - 2 / (e^2a + 1) above with e^2a from exp_f_reduced
+/// (|a| clamped to 10, where tanh rounds to 1 in float). NaN kept.
 SINTER_HD SINTER_FORCEINLINE float tanh_f(float x) {
-  const double a = fabs_bits(static_cast<double>(x));
-  const double a2 = a * a;
-  constexpr double t3 = -1.0 / 3, t5 = 2.0 / 15, t7 = -17.0 / 315, t9 = 62.0 / 2835;
-  const double small = a + a * a2 * (t3 + a2 * (t5 + a2 * (t7 + a2 * t9)));
-  const double e = exp_for_float(2.0 * clamp_d(a, 0.0, 10.0));
-  const double big = 1.0 - 2.0 / (e + 1.0);
-  const double z = blend(lt_mask(a, 0.125), small, big);
-  return blend(nan_mask(x), x + x, copysign_bits(static_cast<float>(z), x));
+  const float a = fabs_bits(x);
+  const float z = a * a;
+  float q = madd(-0x1.75e1c4p-8f, z, 0x1.52269ap-6f);
+  q = madd(q, z, -0x1.b83c5ap-5f);
+  q = madd(q, z, 0x1.110726p-3f);
+  q = madd(q, z, -0x1.555532p-2f);
+  const float small = madd(a * z, q, a);
+  const float ac = select(10.0f < a, 10.0f, a);  // NaN passes
+  float kt;
+  const float p = exp_f_reduced(2.0f * ac, kt);
+  // 2^k with k in [0, 29] is a normal float; the product keeps a NaN a NaN
+  const float e = p * from_bits<float>((to_bits(kt) << 23) + (127u << 23));
+  const float big = 1.0f - 2.0f / (e + 1.0f);
+  return copysign_bits(select(a < 0.625f, small, big), x);
 }
 
 }  // namespace impl

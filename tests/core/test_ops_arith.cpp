@@ -10,7 +10,7 @@
 
 #include "support/arith_refs.hpp"
 
-TEST_CASE_TEMPLATE("ops: binary arithmetic on every numeric dtype", P, SINTER_MATRIX_POLICIES) {
+TEST_CASE_TEMPLATE("ops: binary arithmetic on every numeric dtype", P, sinter::host, sinter::par) {
   for_each_type(numeric_types{}, [](auto t) {
     using T = typename decltype(t)::type;
     const ulps tol = is_int_v<T> ? exact_value : rounded;
@@ -41,7 +41,7 @@ TEST_CASE_TEMPLATE("ops: binary arithmetic on every numeric dtype", P, SINTER_MA
 
 // ---- mixed types: result type and values ---------------------------------------
 
-TEST_CASE_TEMPLATE("ops: mixed dtypes promote as documented", P, SINTER_MATRIX_POLICIES) {
+TEST_CASE_TEMPLATE("ops: mixed dtypes promote as documented", P, sinter::host, sinter::par) {
   using namespace sinter;
   using std::int8_t, std::uint8_t, std::int16_t, std::int32_t, std::int64_t, std::uint32_t, std::uint64_t;
   // Static result types (promote_t), then each case's expression type and values.
@@ -79,7 +79,7 @@ TEST_CASE_TEMPLATE("ops: mixed dtypes promote as documented", P, SINTER_MATRIX_P
 #undef MIXED
 }
 
-TEST_CASE_TEMPLATE("ops: C++ scalars are weak", P, SINTER_MATRIX_POLICIES) {
+TEST_CASE_TEMPLATE("ops: C++ scalars are weak", P, sinter::host, sinter::par) {
   using namespace sinter;
   using std::int8_t, std::uint8_t, std::int16_t, std::int32_t;
 #define SCALAR(A, RT, expr, ref, tol)                                                              \
@@ -131,7 +131,7 @@ TEST_CASE("ops: an integer scalar that does not fit throws value_error") {
   }
 }
 
-TEST_CASE_TEMPLATE("ops: shape mismatch throws shape_error naming both shapes", P, SINTER_MATRIX_POLICIES) {
+TEST_CASE_TEMPLATE("ops: shape mismatch throws shape_error naming both shapes", P, sinter::host, sinter::par) {
   sinter::array<float, 2, P> a({3, 4});
   sinter::array<float, 1, P> b({5});
   sinter::array<int, 2, P> c({2, 4});

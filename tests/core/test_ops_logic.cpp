@@ -76,7 +76,7 @@ domain shifts() {
 
 }  // namespace
 
-TEST_CASE_TEMPLATE("ops: comparisons and logical ops on every dtype", P, SINTER_MATRIX_POLICIES) {
+TEST_CASE_TEMPLATE("ops: comparisons and logical ops on every dtype", P, sinter::host, sinter::par) {
   for_each_type(all_types{}, [](auto t) {
     using T = typename decltype(t)::type;
     check<P, T, T>(
@@ -103,7 +103,7 @@ TEST_CASE_TEMPLATE("ops: comparisons and logical ops on every dtype", P, SINTER_
   check<P, sinter::half, float>(op(">=", [](auto a, auto b) { return a >= b; }, ge_ref, {small()}));
 }
 
-TEST_CASE_TEMPLATE("ops: bitwise ops and shifts on integers and bool", P, SINTER_MATRIX_POLICIES) {
+TEST_CASE_TEMPLATE("ops: bitwise ops and shifts on integers and bool", P, sinter::host, sinter::par) {
   for_each_type(int_types{}, [](auto t) {
     using T = typename decltype(t)::type;
     check<P, T, T>(op("&", [](auto a, auto b) { return a & b; }, band_ref, {domain{}}, exact),
@@ -123,7 +123,7 @@ TEST_CASE_TEMPLATE("ops: bitwise ops and shifts on integers and bool", P, SINTER
   check<P, std::int8_t, std::uint8_t>(op("& (mixed)", [](auto a, auto b) { return a & b; }, band_ref));
 }
 
-TEST_CASE_TEMPLATE("ops: where on every dtype", P, SINTER_MATRIX_POLICIES) {
+TEST_CASE_TEMPLATE("ops: where on every dtype", P, sinter::host, sinter::par) {
   for_each_type(all_types{}, [](auto t) {
     using T = typename decltype(t)::type;
     check<P, bool, T, T>(op("where", [](auto c, auto a, auto b) { return sinter::where(c, a, b); }, where_ref,
@@ -140,7 +140,7 @@ TEST_CASE_TEMPLATE("ops: where on every dtype", P, SINTER_MATRIX_POLICIES) {
       op("where (mixed)", [](auto c, auto a, auto b) { return sinter::where(c, a, b); }, where_ref));
 }
 
-TEST_CASE_TEMPLATE("ops: cast between every pair of dtypes", P, SINTER_MATRIX_POLICIES) {
+TEST_CASE_TEMPLATE("ops: cast between every pair of dtypes", P, sinter::host, sinter::par) {
   // Float to integer truncates; values are kept in range of every target (out
   // of range is undefined in C++).
   const auto cast_ref = [](auto r, ld a) -> ld {

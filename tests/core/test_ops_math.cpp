@@ -71,7 +71,7 @@ domain with_zeros(domain d, double rate = 0.1) {
 
 }  // namespace
 
-TEST_CASE_TEMPLATE("ops: floating functions of one argument", P, SINTER_MATRIX_POLICIES) {
+TEST_CASE_TEMPLATE("ops: floating functions of one argument", P, sinter::host, sinter::par) {
   for_each_type(all_types{}, [](auto t) {
     using T = typename decltype(t)::type;
     // Positives and negatives, tiny to huge, with zeros: NaN, -inf, poles.
@@ -118,7 +118,7 @@ TEST_CASE_TEMPLATE("ops: floating functions of one argument", P, SINTER_MATRIX_P
   });
 }
 
-TEST_CASE_TEMPLATE("ops: atan2 and hypot", P, SINTER_MATRIX_POLICIES) {
+TEST_CASE_TEMPLATE("ops: atan2 and hypot", P, sinter::host, sinter::par) {
   for_each_type(all_types{}, [](auto t) {
     using T = typename decltype(t)::type;
     const domain wide = with_zeros(log_dom(-40, 40, 0.5));

@@ -10,7 +10,7 @@
 
 #include "support/arith_refs.hpp"
 
-TEST_CASE_TEMPLATE("ops: unary arithmetic and rounding", P, SINTER_MATRIX_POLICIES) {
+TEST_CASE_TEMPLATE("ops: unary arithmetic and rounding", P, sinter::host, sinter::par) {
   for_each_type(numeric_types{}, [](auto t) {
     using T = typename decltype(t)::type;
     const ulps tol = is_int_v<T> ? exact : rounded;
@@ -31,7 +31,7 @@ TEST_CASE_TEMPLATE("ops: unary arithmetic and rounding", P, SINTER_MATRIX_POLICI
   check<P, bool>(op("abs", [](auto a) { return sinter::abs(a); }, abs_ref));
 }
 
-TEST_CASE_TEMPLATE("ops: clip and fma", P, SINTER_MATRIX_POLICIES) {
+TEST_CASE_TEMPLATE("ops: clip and fma", P, sinter::host, sinter::par) {
   for_each_type(numeric_types{}, [](auto t) {
     using T = typename decltype(t)::type;
     check<P, T, T, T>(
@@ -44,7 +44,7 @@ TEST_CASE_TEMPLATE("ops: clip and fma", P, SINTER_MATRIX_POLICIES) {
       op("clip", [](auto x, auto lo, auto hi) { return sinter::clip(x, lo, hi); }, clip_ref));
 }
 
-TEST_CASE_TEMPLATE("ops: compound assignment on arrays", P, SINTER_MATRIX_POLICIES) {
+TEST_CASE_TEMPLATE("ops: compound assignment on arrays", P, sinter::host, sinter::par) {
   const options lhs{.lhs_full = true};
   for_each_type(numeric_types{}, [&](auto t) {
     using T = typename decltype(t)::type;

@@ -30,8 +30,6 @@
 // NaN and infinities exactly. Integer and bool results are compared exactly.
 #include <sinter/sinter.hpp>
 
-#include "scale.hpp"
-
 #include <doctest/doctest.h>
 
 #include <algorithm>

@@ -27,8 +27,6 @@
 #include <cstdint>
 #include <random>
 #include <sinter/sinter.hpp>
-
-#include "scale.hpp"
 #include <string>
 #include <type_traits>
 #include <vector>

@@ -15,15 +15,15 @@ using sinter_test::check_dtype;
 // > 2 * par_grain elements, so par's parallel axis path runs (Release only).
 #define SINTER_TEST_BIG3 {sinter_test::scale == 1 ? 41 : 5, 43, 47}
 
-TEST_CASE_TEMPLATE("reduce: int8, every reduction and axis choice", P, SINTER_MATRIX_POLICIES) {
+TEST_CASE_TEMPLATE("reduce: int8, every reduction and axis choice", P, st::host, st::par) {
   check_dtype<std::int8_t, P>();
 }
-TEST_CASE_TEMPLATE("reduce: int16, every reduction and axis choice", P, SINTER_MATRIX_POLICIES) {
+TEST_CASE_TEMPLATE("reduce: int16, every reduction and axis choice", P, st::host, st::par) {
   check_dtype<std::int16_t, P>();
 }
-TEST_CASE_TEMPLATE("reduce: int32, every reduction and axis choice", P, SINTER_MATRIX_POLICIES) {
+TEST_CASE_TEMPLATE("reduce: int32, every reduction and axis choice", P, st::host, st::par) {
   check_dtype<std::int32_t, P>(SINTER_TEST_BIG3);
 }
-TEST_CASE_TEMPLATE("reduce: int64, every reduction and axis choice", P, SINTER_MATRIX_POLICIES) {
+TEST_CASE_TEMPLATE("reduce: int64, every reduction and axis choice", P, st::host, st::par) {
   check_dtype<std::int64_t, P>();
 }

@@ -27,8 +27,8 @@
 /// compiler sees the whole expression and can vectorise it. Unoptimised host
 /// builds (-O0: Debug, sanitizer builds) get plain `inline`: forcing every
 /// op and maths body into every loop there buys no speed and made one test
-/// file compile 10x slower under -fsanitize=address,undefined (30 s vs over
-/// 5 minutes for tests/top/test_fusion.cpp).
+/// file compile far slower under -fsanitize=address,undefined
+/// (tests/top/test_fusion.cpp: 31 s, against over 4 minutes, stopped unfinished).
 #if defined(_MSC_VER) && !defined(__clang__)
 #define SINTER_FORCEINLINE __forceinline
 #elif defined(__CUDA_ARCH__) || defined(__OPTIMIZE__)

@@ -74,6 +74,17 @@ inline constexpr int leaf_lanes = 32;
 /// adds at most 32 elements in sequence).
 inline constexpr index_t leaf_block = 32 * leaf_lanes;
 
+/// Balanced tree over lanes [0, 2W): lane k combined with lane k + W, then
+/// the lower half again. W is a constant at each level, so every level is
+/// one fixed-width vector operation (a runtime loop over w made GCC emit
+/// peeled, partly scalar code for each level).
+template <class Op, int W, class A>
+SINTER_FORCEINLINE A fold_lanes(A* lane) {
+  for (int k = 0; k < W; ++k) lane[k] = Op::combine(lane[k], lane[k + W]);
+  if constexpr (W > 1) return fold_lanes<Op, W / 2>(lane);
+  else return lane[0];
+}
+
 /// Pairwise fold of the n values x(off + k), k in [0, n) (flat indices
 /// base + k), in the manner of NumPy's: `leaf_lanes` accumulators over leaf
 /// blocks of up to `leaf_block` elements (element k of a block goes to lane
@@ -93,13 +104,16 @@ auto pairwise(const X& x, index_t off, index_t n, index_t base) {
         lane[k] = Op::combine(lane[k], Op::template lift<V>(x(off + i + k), base + i + k));
     for (int k = 0; i + k < n; ++k)
       lane[k] = Op::combine(lane[k], Op::template lift<V>(x(off + i + k), base + i + k));
-    for (int w = L / 2; w >= 1; w /= 2)
-      for (int k = 0; k < w; ++k) lane[k] = Op::combine(lane[k], lane[k + w]);
-    return lane[0];
+    return fold_lanes<Op, L / 2>(lane);
   }
   index_t h = n / 2;
   h -= h % leaf_lanes;
-  return Op::combine(pairwise<Op, V>(x, off, h, base), pairwise<Op, V>(x, off + h, n - h, base + h));
+  // Named, in order: function arguments are evaluated in an unspecified
+  // order (GCC goes right to left), which walked memory backwards in 4 KiB
+  // leaves, defeated the hardware prefetcher and halved DRAM bandwidth.
+  const auto lo = pairwise<Op, V>(x, off, h, base);
+  const auto hi = pairwise<Op, V>(x, off + h, n - h, base + h);
+  return Op::combine(lo, hi);
 }
 
 /// Pairwise combination of partial results, in index order.
@@ -107,7 +121,8 @@ template <class Op, class A>
 A combine_partials(const A* p, std::size_t n) {
   if (n == 1) return p[0];
   const std::size_t h = n / 2;
-  return Op::combine(combine_partials<Op>(p, h), combine_partials<Op>(p + h, n - h));
+  const A lo = combine_partials<Op>(p, h);
+  return Op::combine(lo, combine_partials<Op>(p + h, n - h));
 }
 
 /// Fold flat positions [s, s + len) of the bound node: tiles folded pairwise,

@@ -1,6 +1,6 @@
 // Streaming (non-temporal) stores: with the threshold lowered to 0 every host
 // and par pass streams; results must match a double-precision scalar loop on
-// every size around the 64-byte line and the 4 KiB block, misaligned and
+// every size around the 64-byte line and the 256-byte block, misaligned and
 // strided outputs, 1- to 8-byte element types, and the row (broadcast) path.
 #include <doctest/doctest.h>
 
@@ -34,7 +34,7 @@ std::vector<double> random_values(std::size_t n, unsigned seed) {
   return v;
 }
 
-const std::vector<st::index_t> sizes{0, 1, 3, 15, 16, 17, 63, 64, 65, 1023, 1024, 1025, 4099, 9973, 100003};
+const std::vector<st::index_t> sizes{0, 1, 3, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257, 1023, 1024, 1025, 4099, 9973, 100003};
 
 // out(offset..offset+n) = a * 3 - b for element type T, one pass, with the
 // output starting `offset` elements into its buffer (misaligned for offset>0).

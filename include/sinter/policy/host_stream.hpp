@@ -109,7 +109,11 @@ inline void stream_fence() noexcept {
 template <class T, class Cursor>
 void stream_range(T* o, const Cursor& c, index_t lo, index_t hi) {
   static_assert(64 % sizeof(T) == 0, "streaming stores need an element size dividing 64 bytes");
-  constexpr index_t block = 4096 / static_cast<index_t>(sizeof(T));  // 4 KiB, stays in L1
+  // 256 bytes (4 lines) per block: computing and streaming in small steps
+  // keeps the loads and the write-combining buffers busy at the same time.
+  // With 4 KiB blocks the two phases alternated and a triad at 2^26 floats
+  // ran at 17 GB/s, half of the 35 GB/s it reaches here (64 B: 33, 1 KiB: 33).
+  constexpr index_t block = 256 / static_cast<index_t>(sizeof(T));
   index_t i = lo;
   // Scalar head until o + i is 64-byte aligned (never, if o itself is not
   // element-aligned to 64 bytes' worth of elements: then everything is head).

@@ -126,11 +126,12 @@ void run_bound_pass(const P& pol, memory_leaf<T, R> out, const Node& node, const
   const extents<R> out_shape = out.shape;
   const auto bound = collapse_axes(out, bound_in);
   if (!trace_active()) {
-    backend<P>::evaluate(pol, out, bound);
+    backend<P>::evaluate(pol, out, bound, nullptr);
     return;
   }
   const auto t0 = std::chrono::steady_clock::now();
-  std::string path = backend<P>::evaluate(pol, out, bound);
+  std::string path;
+  backend<P>::evaluate(pol, out, bound, &path);
   const auto t1 = std::chrono::steady_clock::now();
   pass_record r;
   r.policy = backend<P>::label(pol);

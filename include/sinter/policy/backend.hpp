@@ -5,9 +5,11 @@
 ///   static void* allocate(const P&, std::size_t bytes);      // aligned, counted
 ///   static void deallocate(const P&, void* p, std::size_t bytes);
 ///   template <class T, std::size_t R, class Node>
-///   static std::string evaluate(const P&, memory_leaf<T, R> out, const Node& bound);
+///   static void evaluate(const P&, memory_leaf<T, R> out, const Node& bound, std::string* detail);
 ///        // run `out = bound` as one pass; `bound` is already bound to out's
-///        // shape and free of harmful aliasing; returns a short detail for the trace
+///        // shape and free of harmful aliasing; when `detail` is not null (the
+///        // trace is on), store a short description of the path taken there
+///        // (untraced passes build no string: no allocation per pass)
 ///   static constexpr bool host_accessible;                   // can the CPU dereference its memory
 ///   static std::string label(const P&);                      // "host", "par", "cuda:0"
 ///

@@ -136,16 +136,16 @@ struct backend<cuda> {
   }
 
   template <class T, std::size_t R, class Node>
-  static std::string evaluate(const cuda& c, const memory_leaf<T, R>& out, const Node& bound) {
+  static void evaluate(const cuda& c, const memory_leaf<T, R>& out, const Node& bound, std::string* detail) {
     static_assert(compiled_as_cuda_v<T>,
                   "sinter::cuda: compile this file as CUDA (nvcc, or LANGUAGE CUDA in CMake) to use cuda arrays");
 #if SINTER_HAS_CUDA()
-    return cuda_detail::launch(c.device, c.stream, out, bound);
+    cuda_detail::launch(c.device, c.stream, out, bound, detail);
 #else
     (void)c;
     (void)out;
     (void)bound;
-    return {};
+    (void)detail;
 #endif
   }
 };

@@ -23,9 +23,10 @@ bool streams_rows(const memory_leaf<T, R>& out) {
   return out.strides[R - 1] == 1 && out.shape[R - 1] * static_cast<index_t>(sizeof(T)) >= 1024;
 }
 
-/// Run `out = bound` on [0, n) on the calling thread; returns the path taken.
+/// Run `out = bound` on [0, n) on the calling thread; returns the path taken
+/// (a string literal, for the trace).
 template <class T, std::size_t R, class Node>
-std::string run_serial(const memory_leaf<T, R>& out, const Node& bound) {
+const char* run_serial(const memory_leaf<T, R>& out, const Node& bound) {
   const index_t n = shape_size(out.shape);
   if (n == 0) return "empty";
   if constexpr (R == 0) {
@@ -57,8 +58,9 @@ struct backend<host> {
   static void* allocate(const host&, std::size_t bytes) { return host_allocate(bytes); }
   static void deallocate(const host&, void* p, std::size_t bytes) { host_deallocate(p, bytes); }
   template <class T, std::size_t R, class Node>
-  static std::string evaluate(const host&, const memory_leaf<T, R>& out, const Node& bound) {
-    return run_serial(out, bound);
+  static void evaluate(const host&, const memory_leaf<T, R>& out, const Node& bound, std::string* detail) {
+    const char* path = run_serial(out, bound);
+    if (detail) *detail = path;
   }
 };
 

@@ -23,18 +23,22 @@ namespace detail {
 /// Below this many elements a pass runs on one thread.
 inline constexpr index_t par_grain = 1 << 15;
 
+/// Run `out = bound` over the pool; when `detail` is not null, describe the
+/// path taken there (for the trace).
 template <class T, std::size_t R, class Node>
-std::string run_parallel(const memory_leaf<T, R>& out, const Node& bound) {
+void run_parallel(const memory_leaf<T, R>& out, const Node& bound, std::string* detail) {
   const index_t n = shape_size(out.shape);
   const int threads = get_num_threads();
-  if (n < 2 * par_grain || threads <= 1) return run_serial(out, bound) + " 1 thread";
-  if constexpr (R == 0) {
-    return run_serial(out, bound);
-  } else {
+  if (n < 2 * par_grain || threads <= 1 || R == 0) {
+    const char* path = run_serial(out, bound);
+    if (detail) *detail = std::string(path) + " 1 thread";
+    return;
+  }
+  if constexpr (R >= 1) {
     // A few chunks per thread balance uneven progress; chunks are whole
     // cache lines apart so threads never write the same line.
     const bool stream = use_streaming(static_cast<std::size_t>(n) * sizeof(T));
-    const std::string label = (stream ? " streaming " : " ") + std::to_string(threads) + " threads";
+    const char* path = nullptr;
     if (out.unit() && bound.unit()) {
       index_t chunks = threads * 4;
       index_t len = (n + chunks - 1) / chunks;
@@ -45,19 +49,21 @@ std::string run_parallel(const memory_leaf<T, R>& out, const Node& bound) {
         if (stream) run_linear_streaming(out.ptr, bound, b, e);
         else run_linear(out.ptr, bound, b, e);
       });
-      return "contiguous" + label;
+      path = stream ? "contiguous streaming " : "contiguous ";
+    } else {
+      const index_t rows = n / out.shape[R - 1];
+      index_t chunks = threads * 4 < rows ? threads * 4 : rows;
+      const index_t len = (rows + chunks - 1) / chunks;
+      chunks = (rows + len - 1) / len;
+      const bool stream_rows = stream && streams_rows(out);
+      default_pool().parallel_for(chunks, [&](std::int64_t c) {
+        const index_t b = c * len, e = b + len < rows ? b + len : rows;
+        if (stream_rows) run_rows_streaming(out, bound, b, e);
+        else run_rows(out, bound, b, e);
+      });
+      path = stream_rows ? "strided streaming " : "strided ";
     }
-    const index_t rows = n / out.shape[R - 1];
-    index_t chunks = threads * 4 < rows ? threads * 4 : rows;
-    const index_t len = (rows + chunks - 1) / chunks;
-    chunks = (rows + len - 1) / len;
-    const bool stream_rows = stream && streams_rows(out);
-    default_pool().parallel_for(chunks, [&](std::int64_t c) {
-      const index_t b = c * len, e = b + len < rows ? b + len : rows;
-      if (stream_rows) run_rows_streaming(out, bound, b, e);
-      else run_rows(out, bound, b, e);
-    });
-    return stream_rows ? "strided" + label : "strided " + std::to_string(threads) + " threads";
+    if (detail) *detail = path + std::to_string(threads) + " threads";
   }
 }
 
@@ -68,8 +74,8 @@ struct backend<par> {
   static void* allocate(const par&, std::size_t bytes) { return host_allocate(bytes); }
   static void deallocate(const par&, void* p, std::size_t bytes) { host_deallocate(p, bytes); }
   template <class T, std::size_t R, class Node>
-  static std::string evaluate(const par&, const memory_leaf<T, R>& out, const Node& bound) {
-    return run_parallel(out, bound);
+  static void evaluate(const par&, const memory_leaf<T, R>& out, const Node& bound, std::string* detail) {
+    run_parallel(out, bound, detail);
   }
 };
 

@@ -69,11 +69,15 @@ inline unsigned grid_size(index_t n, int per_thread, const device_props& p) {
   return static_cast<unsigned>(blocks < 1 ? 1 : blocks);
 }
 
-/// Launch `out = bound` on the policy's device and stream; returns the trace detail.
+/// Launch `out = bound` on the policy's device and stream; when `detail` is
+/// not null, describe the launch there (for the trace).
 template <class T, std::size_t R, class Node>
-std::string launch(int device, cudaStream_t stream, const memory_leaf<T, R>& out, const Node& bound) {
+void launch(int device, cudaStream_t stream, const memory_leaf<T, R>& out, const Node& bound, std::string* detail) {
   const index_t n = shape_size(out.shape);
-  if (n == 0) return "empty";
+  if (n == 0) {
+    if (detail) *detail = "empty";
+    return;
+  }
   const device_props& p = props(device);
   check(cudaSetDevice(device), "cudaSetDevice");
   const kernel_plan plan = choose_plan(out, bound);
@@ -87,12 +91,13 @@ std::string launch(int device, cudaStream_t stream, const memory_leaf<T, R>& out
   }
   if (!dedup) fused_kernel<T, R, Node><<<grid, block_size, 0, stream>>>(out, bound, n, plan);
   check(cudaGetLastError(), "fused kernel launch");
+  if (!detail) return;
   static const char* names[] = {"vector", "contiguous", "strided"};
   const std::string head = plan.head > 0 ? " head=" + std::to_string(plan.head) : std::string();
   // " repeats=k": the dedup kernel ran, k memory leaves not loaded (same array)
   const std::string repeats = dedup ? " repeats=" + std::to_string(sources.repeats()) : std::string();
-  return std::string(names[static_cast<int>(plan.path)]) + head + " grid=" + std::to_string(grid) +
-         " block=" + std::to_string(block_size) + repeats;
+  *detail = std::string(names[static_cast<int>(plan.path)]) + head + " grid=" + std::to_string(grid) +
+            " block=" + std::to_string(block_size) + repeats;
 }
 
 }  // namespace sinter::detail::cuda_detail

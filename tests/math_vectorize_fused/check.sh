@@ -2,13 +2,13 @@
 # Usage: tests/math_vectorize_fused/check.sh <compiler> [flags...]
 # Compiles fused.cpp once per case at -O3 with -fopt-info-vec-optimized and
 # fails (exit 1), naming the case, unless GCC reports the contiguous loop of
-# policy/host_loop.hpp (run_linear) vectorised. Default maths flags only.
+# policy/host_loop.hpp (store_range, behind run_linear) vectorised. Default maths flags only.
 set -u
 if [ $# -lt 1 ]; then echo "usage: $0 <compiler> [flags...]" >&2; exit 2; fi
 cxx=$1; shift
 here=$(cd "$(dirname "$0")" && pwd)
 inc=$(cd "$here/../../include" && pwd)
-loop_line=$(grep -n 'out\[i\] = convert<T>(c.load(i));' "$inc/sinter/policy/host_loop.hpp" | head -1 | cut -d: -f1)
+loop_line=$(grep -n 'o\[i\] = convert<T>(c.load(i));' "$inc/sinter/policy/host_loop.hpp" | head -1 | cut -d: -f1)
 log=$(mktemp) || exit 2
 trap 'rm -f "$log"' EXIT
 status=0

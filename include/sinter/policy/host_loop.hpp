@@ -28,14 +28,23 @@ SINTER_HD SINTER_FORCEINLINE T convert(V v) {
 #define SINTER_IVDEP
 #endif
 
-/// out[i] = node[i] for i in [begin, end), every operand contiguous.
+/// o[i] = c.load(i) for i in [lo, hi): the one unit-stride store loop of a
+/// cursor type. The contiguous pass, each unit-stride row, and the head and
+/// tail of a streaming pass all call it, so an expression's vectorised loop
+/// is compiled once per cursor type (code size and compile time; GCC keeps
+/// it out of line when the body is large).
 /// ivdep: an operand may alias the output only with the same index mapping
 /// (evaluate.hpp guarantees it), so iterations are independent.
+template <class T, class Cursor>
+void store_range(T* o, const Cursor& c, index_t lo, index_t hi) {
+  SINTER_IVDEP
+  for (index_t i = lo; i < hi; ++i) o[i] = convert<T>(c.load(i));
+}
+
+/// out[i] = node[i] for i in [begin, end), every operand contiguous.
 template <class T, class Node>
 void run_linear(T* out, const Node& node, index_t begin, index_t end) {
-  const auto c = node.linear();
-  SINTER_IVDEP
-  for (index_t i = begin; i < end; ++i) out[i] = convert<T>(c.load(i));
+  store_range(out, node.linear(), begin, end);
 }
 
 /// Rows [r0, r1) of a strided pass; a row is the innermost dimension.
@@ -54,8 +63,7 @@ void run_rows(const memory_leaf<T, R>& out, const Node& node, index_t r0, index_
     const auto c = node.row(idx);
     T* o = out.ptr + row_offset(idx, out.strides);
     if (os == 1) {
-      SINTER_IVDEP
-      for (index_t j = 0; j < inner; ++j) o[j] = convert<T>(c.load(j));
+      store_range(o, c, 0, inner);
     } else {
       SINTER_IVDEP
       for (index_t j = 0; j < inner; ++j) o[j * os] = convert<T>(c.load(j));

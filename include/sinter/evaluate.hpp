@@ -109,22 +109,12 @@ Node collapse_from(memory_leaf<T, R>& out, const Node& bound, std::size_t d) {
     }
   return bound;
 }
-template <class T, std::size_t R, class Node>
-Node collapse_axes(memory_leaf<T, R>& out, const Node& bound) {
-  if constexpr (R >= 2) {
-    if (out.unit() && bound.unit()) return bound;
-    return collapse_from(out, bound, R - 1);
-  } else {
-    return bound;
-  }
-}
-
-/// Run `out = node` as one pass on policy `pol`; `bound` is node bound to
-/// out's shape (the caller has it already for the alias check).
+/// Evaluate the (collapsed) pass `out = bound` on `pol`, recording it for
+/// the trace when one is active; `out_shape` and `node` are what the user
+/// wrote, for the record.
 template <class P, class T, std::size_t R, class Node, class Bound>
-void run_bound_pass(const P& pol, memory_leaf<T, R> out, const Node& node, const Bound& bound_in) {
-  const extents<R> out_shape = out.shape;
-  const auto bound = collapse_axes(out, bound_in);
+void evaluate_pass(const P& pol, const memory_leaf<T, R>& out, const Bound& bound, const extents<R>& out_shape,
+                   const Node& node) {
   if (!trace_active()) {
     backend<P>::evaluate(pol, out, bound, nullptr);
     return;
@@ -142,6 +132,25 @@ void run_bound_pass(const P& pol, memory_leaf<T, R> out, const Node& node, const
   r.seconds = std::chrono::duration<double>(t1 - t0).count();
   r.detail = std::move(path);
   emit(r);
+}
+
+/// Run `out = node` as one pass on policy `pol`; `bound` is node bound to
+/// out's shape (the caller has it already for the alias check). The output
+/// leaf and the bound node are copied (and their axes collapsed) only when
+/// a rank >= 2 pass is not contiguous: a copy of a just-built aggregate is
+/// read back with wider loads than it was written with, which stalls store
+/// forwarding (several ns of a small pass's fixed cost).
+template <class P, class T, std::size_t R, class Node, class Bound>
+void run_bound_pass(const P& pol, const memory_leaf<T, R>& out, const Node& node, const Bound& bound) {
+  if constexpr (R >= 2) {
+    if (!(out.unit() && bound.unit())) {
+      memory_leaf<T, R> folded = out;
+      const Bound collapsed = collapse_from(folded, bound, R - 1);
+      evaluate_pass(pol, folded, collapsed, out.shape, node);
+      return;
+    }
+  }
+  evaluate_pass(pol, out, bound, out.shape, node);
 }
 
 /// Run `out = node` (node not yet bound) as one pass on policy `pol`.

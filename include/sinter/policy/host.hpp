@@ -43,10 +43,10 @@ const char* run_serial(const memory_leaf<T, R>& out, const Node& bound) {
       return "contiguous";
     }
     if (stream && streams_rows(out)) {
-      run_rows_streaming(out, bound, 0, n / out.shape[R - 1]);
+      run_rows_streaming(out, bound, 0, n);
       return "strided streaming";
     }
-    run_rows(out, bound, 0, n / out.shape[R - 1]);
+    run_rows(out, bound, 0, n);
     return "strided";
   }
 }

@@ -47,32 +47,47 @@ void run_linear(T* out, const Node& node, index_t begin, index_t end) {
   store_range(out, node.linear(), begin, end);
 }
 
-/// Rows [r0, r1) of a strided pass; a row is the innermost dimension.
-template <class T, std::size_t R, class Node>
-void run_rows(const memory_leaf<T, R>& out, const Node& node, index_t r0, index_t r1) {
+/// Calls f(o, c, j0, j1) for each piece of row covering the flat positions
+/// [s, e) of a strided pass (row-major over out.shape; a row is the
+/// innermost dimension): o is the row's output pointer, c the node's row
+/// cursor, [j0, j1) the columns. The range may start and end inside a row,
+/// so par can split a pass with few, long rows (a 1-D strided view is one
+/// row). The outer index advances like an odometer: one div/mod per call.
+template <class T, std::size_t R, class Node, class F>
+void for_row_pieces(const memory_leaf<T, R>& out, const Node& node, index_t s, index_t e, F&& f) {
   static_assert(R >= 1);
   const index_t inner = out.shape[R - 1];
-  const index_t os = out.strides[R - 1];
   extents<R> idx{};
-  index_t r = r0;
+  index_t r = s / inner;
+  index_t j = s - r * inner;
   for (std::size_t d = R - 1; d-- > 0;) {
     idx[d] = r % out.shape[d];
     r /= out.shape[d];
   }
-  for (index_t row = r0; row < r1; ++row) {
-    const auto c = node.row(idx);
-    T* o = out.ptr + row_offset(idx, out.strides);
-    if (os == 1) {
-      store_range(o, c, 0, inner);
-    } else {
-      SINTER_IVDEP
-      for (index_t j = 0; j < inner; ++j) o[j * os] = convert<T>(c.load(j));
-    }
+  for (index_t pos = s; pos < e;) {
+    const index_t j1 = inner - j < e - pos ? inner : j + (e - pos);
+    f(out.ptr + row_offset(idx, out.strides), node.row(idx), j, j1);
+    pos += j1 - j;
+    j = 0;
     for (std::size_t d = R - 1; d-- > 0;) {
       if (++idx[d] < out.shape[d]) break;
       idx[d] = 0;
     }
   }
+}
+
+/// Flat positions [s, e) of a strided pass.
+template <class T, std::size_t R, class Node>
+void run_rows(const memory_leaf<T, R>& out, const Node& node, index_t s, index_t e) {
+  const index_t os = out.strides[R - 1];
+  for_row_pieces(out, node, s, e, [os](T* o, const auto& c, index_t j0, index_t j1) {
+    if (os == 1) {
+      store_range(o, c, j0, j1);
+    } else {
+      SINTER_IVDEP
+      for (index_t j = j0; j < j1; ++j) o[j * os] = convert<T>(c.load(j));
+    }
+  });
 }
 
 }  // namespace sinter::detail

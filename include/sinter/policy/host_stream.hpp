@@ -156,24 +156,11 @@ void run_linear_streaming(T* out, const Node& node, index_t begin, index_t end) 
   stream_fence();
 }
 
-/// run_rows with streaming stores for unit-stride output rows.
+/// run_rows with streaming stores, for unit-stride output rows.
 template <class T, std::size_t R, class Node>
-void run_rows_streaming(const memory_leaf<T, R>& out, const Node& node, index_t r0, index_t r1) {
-  static_assert(R >= 1);
-  const index_t inner = out.shape[R - 1];
-  extents<R> idx{};
-  index_t r = r0;
-  for (std::size_t d = R - 1; d-- > 0;) {
-    idx[d] = r % out.shape[d];
-    r /= out.shape[d];
-  }
-  for (index_t row = r0; row < r1; ++row) {
-    stream_range(out.ptr + row_offset(idx, out.strides), node.row(idx), 0, inner);
-    for (std::size_t d = R - 1; d-- > 0;) {
-      if (++idx[d] < out.shape[d]) break;
-      idx[d] = 0;
-    }
-  }
+void run_rows_streaming(const memory_leaf<T, R>& out, const Node& node, index_t s, index_t e) {
+  for_row_pieces(out, node, s, e,
+                 [](T* o, const auto& c, index_t j0, index_t j1) { stream_range(o, c, j0, j1); });
   stream_fence();
 }
 

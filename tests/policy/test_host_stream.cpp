@@ -13,18 +13,11 @@
 #include <type_traits>
 #include <vector>
 
+#include "support/streaming.hpp"
+
 namespace st = sinter;
 
 namespace {
-
-// Lowers the streaming threshold for one test; restores it after.
-struct streaming_everywhere {
-  std::size_t saved = st::streaming_threshold();
-  streaming_everywhere() { st::set_streaming_threshold(0); }
-  ~streaming_everywhere() { st::set_streaming_threshold(saved); }
-  streaming_everywhere(const streaming_everywhere&) = delete;
-  streaming_everywhere& operator=(const streaming_everywhere&) = delete;
-};
 
 std::vector<double> random_values(std::size_t n, unsigned seed) {
   std::mt19937 g(seed);
@@ -80,7 +73,7 @@ void check_type() {
 }  // namespace
 
 TEST_CASE_TEMPLATE("streaming stores: contiguous passes of every element size", P, st::host, st::par) {
-  streaming_everywhere on;
+  sinter_test::streaming_scope on(true);
   check_type<float, P>();
   check_type<double, P>();
   check_type<std::int8_t, P>();
@@ -89,12 +82,12 @@ TEST_CASE_TEMPLATE("streaming stores: contiguous passes of every element size", 
 }
 
 TEST_CASE("streaming stores: half precision output") {
-  streaming_everywhere on;
+  sinter_test::streaming_scope on(true);
   for (st::index_t n : sizes) check_linear<st::half, st::host>(n, 3);
 }
 
 TEST_CASE_TEMPLATE("streaming stores: row broadcast and strided outputs", P, st::host, st::par) {
-  streaming_everywhere on;
+  sinter_test::streaming_scope on(true);
   for (st::index_t cols : {256, 257, 1031}) {
     const st::index_t rows = 301;
     const auto vm = random_values(static_cast<std::size_t>(rows * cols), 21);
@@ -125,7 +118,7 @@ TEST_CASE_TEMPLATE("streaming stores: row broadcast and strided outputs", P, st:
 }
 
 TEST_CASE("streaming stores: in-place update with the same mapping, and fused maths") {
-  streaming_everywhere on;
+  sinter_test::streaming_scope on(true);
   const st::index_t n = 10007;
   const auto va = random_values(static_cast<std::size_t>(n), 31);
   st::array<double, 1> a({n});

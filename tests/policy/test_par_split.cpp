@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "support/streaming.hpp"
+
 namespace st = sinter;
 
 namespace {
@@ -43,21 +45,12 @@ void check_threads(const std::string& detail) {
   CHECK_MESSAGE(chunks >= threads, detail);
 }
 
-// Lowers or keeps the streaming threshold for one case; restores it after.
-struct streaming_mode {
-  std::size_t saved = st::streaming_threshold();
-  explicit streaming_mode(bool on) { st::set_streaming_threshold(on ? 0 : static_cast<std::size_t>(-1)); }
-  ~streaming_mode() { st::set_streaming_threshold(saved); }
-  streaming_mode(const streaming_mode&) = delete;
-  streaming_mode& operator=(const streaming_mode&) = delete;
-};
-
 }  // namespace
 
 TEST_CASE("par: a 1-D strided pass is split over the threads") {
   // 100003 (prime) outputs: chunk boundaries fall at odd places in the row.
   for (const bool stream : {false, true}) {
-    streaming_mode mode(stream);
+    sinter_test::streaming_scope mode(stream);
     for (const st::index_t n : {st::index_t{100003}, st::index_t{65536 * 2 + 17}}) {
       const auto va = random_floats(static_cast<std::size_t>(3 * n), 1), vb = random_floats(static_cast<std::size_t>(3 * n), 2);
       st::array<float, 1, st::par> a({3 * n}), b({3 * n}), out({n});
@@ -102,7 +95,7 @@ TEST_CASE("par: a strided output with few rows is split, and nothing outside it 
 TEST_CASE("par: 2-D strided passes of 1 to 5 long rows, streaming or not") {
   for (const bool stream : {false, true})
     for (const st::index_t rows : {1, 2, 3, 5}) {
-      streaming_mode mode(stream);
+      sinter_test::streaming_scope mode(stream);
       const st::index_t cols = 40009;  // prime, so rows end at odd chunk offsets
       const auto vm = random_floats(static_cast<std::size_t>(rows * (cols + 1)), 4);
       const auto vr = random_floats(static_cast<std::size_t>(cols), 5);

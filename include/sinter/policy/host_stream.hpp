@@ -107,7 +107,7 @@ inline void stream_fence() noexcept {
 /// Keeps the block's ordinary stores, which GCC otherwise drops (it streams
 /// straight from registers). Measured on this machine (AMD EPYC, AVX-512),
 /// 2^26 elements, scratch program: with the L1 stores kept a streamed triad
-/// runs at 33-36 GB/s, without them at 26-28 (copy and mul: 36-40 either way).
+/// ran at 32-37 GB/s, without them at 25-28 (copy and mul: 36-40 either way).
 inline void keep_block([[maybe_unused]] const void* buf) noexcept {
 #if defined(__GNUC__) || defined(__clang__)
   asm volatile("" : : "r"(buf) : "memory");
@@ -125,7 +125,8 @@ void stream_range(T* o, const Cursor& c, index_t lo, index_t hi) {
   // 256 bytes (4 lines) per block: computing and streaming in small steps
   // keeps the loads and the write-combining buffers busy at the same time.
   // With 4 KiB blocks the two phases alternated and a triad at 2^26 floats
-  // ran at 17 GB/s, half of the 35 GB/s it reaches here (64 B: 33, 1 KiB: 33).
+  // ran at 17 GB/s, against 33-35 with 256-byte blocks (a streamed add:
+  // 64 B 35, 256 B 34-35, 1 KiB 33, 4 KiB 22-24).
   constexpr index_t block = 256 / static_cast<index_t>(sizeof(T));
   index_t i = lo;
   // Ordinary stores until o + i is 64-byte aligned (everything, if o itself

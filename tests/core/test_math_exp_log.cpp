@@ -191,6 +191,9 @@ SINTER_TEST_EXACT(ceil, std::ceil)
 SINTER_TEST_EXACT(trunc, std::trunc)
 SINTER_TEST_EXACT(round, std::rint)
 SINTER_TEST_EXACT(sqrt, std::sqrt)
+// The arithmetic sqrt: the public one off GCC/x86-64 (else the instruction,
+// hw_sqrt.hpp); also used inside other functions and reductions.
+SINTER_TEST_EXACT(impl::sqrt, std::sqrt)
 
 TEST_CASE("math: pow float and double within bounds") {
   rng g;

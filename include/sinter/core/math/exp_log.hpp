@@ -228,7 +228,7 @@ SINTER_HD SINTER_FORCEINLINE double asinh(double x) {
   const double a2 = a * a;
   // asinh(a) = log1p(a + (sqrt(1 + a^2) - 1)); beyond 2^28, log(2a) = log1p(a - 1) + ln2.
   const std::uint64_t big = lt_mask(0x1p28, a);
-  const double y = blend(big, a - 1.0, a + a2 / (1.0 + impl::sqrt(1.0 + a2)));
+  const double y = blend(big, a - 1.0, a + a2 / (1.0 + math::sqrt(1.0 + a2)));
   const double r = log1p(y) + blend(big, ln2, 0.0);
   return blend(nan_mask(x), x + x, copysign_bits(r, x));
 }
@@ -236,7 +236,7 @@ SINTER_HD SINTER_FORCEINLINE double asinh(double x) {
 SINTER_HD SINTER_FORCEINLINE double acosh(double x) {
   const double t = x - 1.0;
   const std::uint64_t big = lt_mask(0x1p28, x);
-  const double y = blend(big, t, t + impl::sqrt(2.0 * t + t * t));
+  const double y = blend(big, t, t + math::sqrt(2.0 * t + t * t));
   double r = log1p(y) + blend(big, ln2, 0.0);
   r = blend(lt_mask(x, 1.0), dnan, r);
   return blend(nan_mask(x), x + x, r);

@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "bits.hpp"
+#include "hw_sqrt.hpp"
 
 #if SINTER_DEVICE_CODE()
 #include <cuda_runtime.h>
@@ -162,7 +163,13 @@ SINTER_HD SINTER_FORCEINLINE double rsqrt(double x) {
 #endif
 
 /// Correctly rounded square root; sqrt(-0) == -0, sqrt(x<0) is NaN: `sqrt(2.0)`.
+#if SINTER_HW_SQRT
+// The instruction, through vector variants the vectoriser calls (hw_sqrt.hpp).
+SINTER_HD SINTER_FORCEINLINE float sqrt(float x) { return ::sinter_detail_sqrtf(x); }
+SINTER_HD SINTER_FORCEINLINE double sqrt(double x) { return ::sinter_detail_sqrt(x); }
+#else
 SINTER_DETAIL_SQRT_ROUND_UNARY(sqrt, sqrtf, sqrt)
+#endif
 /// 1/sqrt(x), computed (not the approximate instruction); float <= 0.5 ulp + 2^-28,
 /// double <= 1 ulp (measured, docs/math.md); rsqrt(+-0) == +-inf: `rsqrt(4.0f)`.
 SINTER_DETAIL_SQRT_ROUND_UNARY(rsqrt, rsqrtf, rsqrt)

@@ -37,6 +37,14 @@
 #define SINTER_FORCEINLINE inline
 #endif
 
+/// SINTER_NOINLINE keeps a host helper out of line where inlining it made
+/// the compiler's code worse (reduce/host_engine.hpp, fold_leaf).
+#if defined(_MSC_VER) && !defined(__clang__)
+#define SINTER_NOINLINE inline __declspec(noinline)
+#else
+#define SINTER_NOINLINE inline __attribute__((noinline))
+#endif
+
 /// SINTER_MATH_FN declares the public float/double transcendental functions
 /// (core/math: exp, log, sin, tanh, pow, erf...). With GCC on the host they
 /// are `inline` with SIMD clones (`__attribute__((simd("notinbranch")))`)

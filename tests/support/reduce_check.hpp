@@ -8,12 +8,12 @@
 // Tolerances (acc_rel): integer results, argmin/argmax, any/all, count, min,
 // max and prod (data are +-1 and a few 2s, so products are exact) are exact.
 // Float sums use a pairwise scheme like NumPy's (reduce/host_engine.hpp):
-// leaf blocks of <= 1024 elements spread over leaf_lanes = 32 lanes (element k
-// to lane k % 32, so each lane adds at most 32 elements: <= 31 rounded adds
-// after the exact first one), the lanes combined as a balanced tree (5
-// levels); larger ranges halved recursively (split points rounded to a
-// multiple of 32); tiles of 4096 (2 halving levels each) combined pairwise.
-// Every element thus passes through at most 31 + 5 + 2 + ceil(log2(tiles))
+// tiles of 4096 cut into leaf blocks of 1024 consecutive elements, each spread
+// over leaf_lanes = 32 lanes (element k to lane k % 32, so each lane adds at
+// most 32 elements: <= 31 rounded adds after the exact first one); a tile's
+// leaves combined lane by lane as a balanced tree (2 levels), then its lanes
+// (5 levels); the tiles combined pairwise.
+// Every element thus passes through at most 31 + 2 + 5 + ceil(log2(tiles))
 // rounded additions, and the error is at most that depth times u * sum|x|
 // (first order). For n <= 1e7 (2442 tiles, 12 levels) the depth is <= 50:
 // 3.0e-6 for float (u = 2^-24) and 5.6e-15 for double (u = 2^-53), so we

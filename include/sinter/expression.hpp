@@ -40,6 +40,10 @@ class expr {
 
   explicit expr(Node n, std::array<std::shared_ptr<const void>, K> keep = {})
       : node_(n), keep_(std::move(keep)) {}
+  /// Builds the node in place from its members (no copy of the node tree).
+  template <class... A>
+  expr(std::in_place_t, std::array<std::shared_ptr<const void>, K> keep, A&&... a)
+      : node_{std::forward<A>(a)...}, keep_(std::move(keep)) {}
 
   /// The kernel-side node tree.
   const Node& node() const { return node_; }
@@ -114,6 +118,14 @@ auto as_expr(X&& x) {
 template <class X>
 using expr_of_t = decltype(as_expr(std::declval<X>()));
 
+/// as_expr for operator operands: an expression is passed on by reference
+/// (its node tree is copied once, into the new node, not at every step).
+template <class X>
+decltype(auto) as_operand(X&& x) {
+  if constexpr (is_expr_v<std::remove_cvref_t<X>>) return std::forward<X>(x);
+  else return as_expr(std::forward<X>(x));
+}
+
 template <class E> struct is_scalar_expr : std::false_type {};
 template <class T, class P, std::size_t K>
 struct is_scalar_expr<expr<scalar_leaf<T>, P, K>> : std::true_type {};
@@ -137,7 +149,7 @@ using strong_type_t = typename strong_fold<void, E...>::type;
 /// A C++ scalar joins arrays of type S as weak_promote_t<S, X>; an integer
 /// scalar that does not fit is an error (as NumPy 2's OverflowError).
 template <class S, class E>
-auto resolve_scalar(E&& e) {
+decltype(auto) resolve_scalar(E&& e) {
   using D = std::remove_cvref_t<E>;
   if constexpr (is_scalar_expr<D>::value && !std::is_void_v<S>) {
     using X = typename D::value_type;
@@ -150,7 +162,7 @@ auto resolve_scalar(E&& e) {
     }
     return expr<scalar_leaf<W>, any_policy, 0>(scalar_leaf<W>{static_cast<W>(v)});
   } else {
-    return D(std::forward<E>(e));
+    return std::forward<E>(e);  // a reference: lives until make_map's full-expression ends
   }
 }
 
@@ -179,7 +191,7 @@ auto make_map_resolved(const char* name, F f, E&&... e) {
   constexpr std::size_t K = (std::size_t{0} + ... + std::remove_cvref_t<E>::keep_count());
   using node = map_node<F, typename std::remove_cvref_t<E>::node_type...>;
   auto shape = broadcast_all(name, e.shape()...);
-  return expr<node, P, K>(node{f, make_pack(e.node()...), shape}, concat_keep<K>(e...));
+  return expr<node, P, K>(std::in_place, concat_keep<K>(e...), f, make_pack(e.node()...), shape);
 }
 
 /// Build the map node `f(x...)`: operands converted, scalars resolved
@@ -188,7 +200,7 @@ auto make_map_resolved(const char* name, F f, E&&... e) {
 template <class F, class... X>
 auto make_map(const char* name, F f, X&&... x) {
   using S = strong_type_t<expr_of_t<X&&>...>;
-  return make_map_resolved(name, f, resolve_scalar<S>(as_expr(std::forward<X>(x)))...);
+  return make_map_resolved(name, f, resolve_scalar<S>(as_operand(std::forward<X>(x)))...);
 }
 
 }  // namespace detail

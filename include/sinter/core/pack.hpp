@@ -4,6 +4,7 @@
 /// trivially copyable, and nodes must be, so that a whole expression tree can
 /// be passed by value as a CUDA kernel parameter.
 #include <cstddef>
+#include <type_traits>
 #include <utility>
 
 #include "../config.hpp"
@@ -30,11 +31,14 @@ SINTER_HD SINTER_FORCEINLINE constexpr const auto& get(const pack<H, T...>& p) {
   else return get<I - 1>(p.tail);
 }
 
-/// Build a pack from values.
+/// Build a pack from values, each copied (or moved) once, straight into its
+/// place: by-value parameters copied every element again at each level of
+/// the recursion, and an expression's node tree with it.
 SINTER_HD constexpr pack<> make_pack() { return {}; }
 template <class H, class... T>
-SINTER_HD constexpr pack<H, T...> make_pack(H h, T... t) {
-  return pack<H, T...>{h, make_pack(t...)};
+SINTER_HD SINTER_FORCEINLINE constexpr pack<std::decay_t<H>, std::decay_t<T>...> make_pack(H&& h,
+                                                                                         T&&... t) {
+  return {std::forward<H>(h), make_pack(std::forward<T>(t)...)};
 }
 
 /// Apply f to every element of a pack, in order.

@@ -43,8 +43,8 @@ class array {
   template <expression E>
     requires(!std::is_same_v<std::remove_cvref_t<E>, array>)
   array(E&& e, P pol = {}) : policy_(pol) {
-    auto x = detail::as_expr(std::forward<E>(e));
-    static_assert(decltype(x)::rank == R,
+    auto&& x = detail::as_operand(std::forward<E>(e));  // an expr by reference: no copy of its tree
+    static_assert(std::remove_cvref_t<decltype(x)>::rank == R,
                   "sinter::array: the expression's rank differs from the array's");
     shape_ = x.shape();
     data_ = static_cast<T*>(detail::backend<P>::allocate(policy_, bytes()));
@@ -78,8 +78,8 @@ class array {
   template <operand E>
     requires(!std::is_same_v<std::remove_cvref_t<E>, array>)
   array& operator=(E&& e) {
-    auto x = detail::as_expr(std::forward<E>(e));
-    if constexpr (decltype(x)::rank == R) {
+    auto&& x = detail::as_operand(std::forward<E>(e));
+    if constexpr (std::remove_cvref_t<decltype(x)>::rank == R) {
       if (x.shape() != shape_) {
         array fresh(x.shape(), policy_);
         detail::assign(policy_, fresh.leaf(), x);

@@ -170,7 +170,7 @@ void trace_reduce(const P& pol, const char* name, const E& e, std::size_t out_by
 template <class Op, class P, class X>
 auto reduce_all_on(const std::optional<P>& own, const char* name, X&& x) {
   static_assert(std::is_same_v<P, concrete_policy_t<typename expr_of_t<X>::policy_type>>);
-  auto e = as_expr(std::forward<X>(x));
+  auto&& e = as_operand(std::forward<X>(x));  // an expr by reference: no copy of its tree
   check_nonempty<Op>(e, e.size(), name);  // before any device call
   const P pol = reduction_policy<P>(own, e);
   if (!trace_active()) return reducer<P>::template full<Op>(pol, e);  // no clock reads untraced
@@ -195,8 +195,8 @@ auto reduce_all(X&& x) {
 template <class Op, class Result, bool Keep, class P, std::size_t N, class X, class Finish>
 auto reduce_along_on(const std::optional<P>& own, const char* name, X&& x, const axes_t<N>& ax, Finish finish) {
   static_assert(std::is_same_v<P, concrete_policy_t<typename expr_of_t<X>::policy_type>>);
-  auto e = as_expr(std::forward<X>(x));
-  using E = decltype(e);
+  auto&& e = as_operand(std::forward<X>(x));
+  using E = std::remove_cvref_t<decltype(e)>;
   constexpr std::size_t R = E::rank;
   static_assert(N >= 1 && N <= R, "sinter: more reduction axes than the expression has");
   constexpr std::size_t RO = Keep ? R : R - N;

@@ -101,7 +101,7 @@ class view {
   /// Evaluate an expression (or fill with a scalar) into the viewed elements, broadcasting.
   template <operand E>
   view& operator=(E&& e) {
-    detail::assign(policy_, leaf(), detail::as_expr(std::forward<E>(e)));
+    detail::assign(policy_, leaf(), detail::as_operand(std::forward<E>(e)));
     return *this;
   }
 

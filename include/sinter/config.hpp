@@ -38,7 +38,8 @@
 #endif
 
 /// SINTER_NOINLINE keeps a host helper out of line where inlining it made
-/// the compiler's code worse (reduce/host_engine.hpp, fold_leaf).
+/// the compiler's code worse (reduce/host_engine.hpp, fold_leaf) or where it is a cold
+/// path (core/shape.hpp, the error of broadcast_shapes).
 #if defined(_MSC_VER) && !defined(__clang__)
 #define SINTER_NOINLINE inline __declspec(noinline)
 #else

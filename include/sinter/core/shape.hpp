@@ -89,18 +89,25 @@ constexpr bool broadcasts_to(const extents<RF>& from, const extents<RT>& to) {
   }
 }
 
+/// Throws the shape_error of broadcast_shapes (out of line: the check stays small).
+template <std::size_t RA, std::size_t RB>
+[[noreturn]] SINTER_NOINLINE void throw_no_broadcast(const extents<RA>& a, const extents<RB>& b,
+                                                     const char* what) {
+  throw shape_error(std::string(what) + ": shapes " + shape_string(a) + " and " + shape_string(b) +
+                    " do not broadcast");
+}
+
 /// Broadcast two shapes (numpy rules) or throw shape_error naming both and the operation.
 template <std::size_t RA, std::size_t RB>
-extents<(RA > RB ? RA : RB)> broadcast_shapes(const extents<RA>& a, const extents<RB>& b,
-                                               const char* what) {
+SINTER_FORCEINLINE extents<(RA > RB ? RA : RB)> broadcast_shapes(const extents<RA>& a, const extents<RB>& b,
+                                                                  const char* what) {
   constexpr std::size_t R = RA > RB ? RA : RB;
   extents<R> out{};
   for (std::size_t d = 0; d != R; ++d) {
     const index_t ea = d + RA >= R ? a[d + RA - R] : 1;
     const index_t eb = d + RB >= R ? b[d + RB - R] : 1;
-    if (ea != eb && ea != 1 && eb != 1)
-      throw shape_error(std::string(what) + ": shapes " + shape_string(a) + " and " +
-                        shape_string(b) + " do not broadcast");
+    if (ea != eb && ea != 1 && eb != 1) [[unlikely]]
+      throw_no_broadcast(a, b, what);
     out[d] = ea == 1 ? eb : ea;
   }
   return out;

@@ -23,6 +23,39 @@ bool streams_rows(const memory_leaf<T, R>& out) {
   return out.strides[R - 1] == 1 && out.shape[R - 1] * static_cast<index_t>(sizeof(T)) >= 1024;
 }
 
+/// How a host pass of rank >= 1 runs, chosen once per pass: contiguous or
+/// by rows, with streaming stores when the output is large (host_stream.hpp).
+/// The names are the trace's.
+struct host_path {
+  bool contiguous;
+  bool stream;
+  const char* name() const {
+    return contiguous ? (stream ? "contiguous streaming" : "contiguous")
+                      : (stream ? "strided streaming" : "strided");
+  }
+};
+
+template <class T, std::size_t R, class Node>
+host_path choose_host_path(const memory_leaf<T, R>& out, const Node& bound, index_t n) {
+  const bool stream = use_streaming(static_cast<std::size_t>(n) * sizeof(T));
+  if (out.unit() && bound.unit()) return {true, stream};
+  return {false, stream && streams_rows(out)};
+}
+
+/// Flat positions [b, e) of the pass `out = bound` along `path`; host runs
+/// [0, n), par one chunk per task.
+template <class T, std::size_t R, class Node>
+void run_host_range(host_path path, const memory_leaf<T, R>& out, const Node& bound, index_t b,
+                    index_t e) {
+  if (path.contiguous) {
+    if (path.stream) run_linear_streaming(out.ptr, bound, b, e);
+    else run_linear(out.ptr, bound, b, e);
+  } else {
+    if (path.stream) run_rows_streaming(out, bound, b, e);
+    else run_rows(out, bound, b, e);
+  }
+}
+
 /// Run `out = bound` on [0, n) on the calling thread; returns the path taken
 /// (a string literal, for the trace).
 template <class T, std::size_t R, class Node>
@@ -33,21 +66,9 @@ const char* run_serial(const memory_leaf<T, R>& out, const Node& bound) {
     run_linear(out.ptr, bound, 0, 1);
     return "contiguous";
   } else {
-    const bool stream = use_streaming(static_cast<std::size_t>(n) * sizeof(T));
-    if (out.unit() && bound.unit()) {
-      if (stream) {
-        run_linear_streaming(out.ptr, bound, 0, n);
-        return "contiguous streaming";
-      }
-      run_linear(out.ptr, bound, 0, n);
-      return "contiguous";
-    }
-    if (stream && streams_rows(out)) {
-      run_rows_streaming(out, bound, 0, n);
-      return "strided streaming";
-    }
-    run_rows(out, bound, 0, n);
-    return "strided";
+    const host_path path = choose_host_path(out, bound, n);
+    run_host_range(path, out, bound, 0, n);
+    return path.name();
   }
 }
 

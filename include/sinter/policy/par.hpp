@@ -40,29 +40,18 @@ void run_parallel(const memory_leaf<T, R>& out, const Node& bound, std::string* 
     // output, so threads never write the same line); on the strided path a
     // chunk may start and end inside a row, so a pass with fewer rows than
     // chunks (a 1-D strided view is one row) still splits.
-    const bool stream = use_streaming(static_cast<std::size_t>(n) * sizeof(T));
     index_t chunks = threads * 4;
     index_t len = (n + chunks - 1) / chunks;
     len = (len + 15) / 16 * 16;
     chunks = (n + len - 1) / len;
-    const char* path = nullptr;
-    if (out.unit() && bound.unit()) {
-      default_pool().parallel_for(chunks, [&](std::int64_t c) {
-        const index_t b = c * len, e = b + len < n ? b + len : n;
-        if (stream) run_linear_streaming(out.ptr, bound, b, e);
-        else run_linear(out.ptr, bound, b, e);
-      });
-      path = stream ? "contiguous streaming " : "contiguous ";
-    } else {
-      const bool stream_rows = stream && streams_rows(out);
-      default_pool().parallel_for(chunks, [&](std::int64_t c) {
-        const index_t b = c * len, e = b + len < n ? b + len : n;
-        if (stream_rows) run_rows_streaming(out, bound, b, e);
-        else run_rows(out, bound, b, e);
-      });
-      path = stream_rows ? "strided streaming " : "strided ";
-    }
-    if (detail) *detail = path + std::to_string(threads) + " threads, " + std::to_string(chunks) + " chunks";
+    const host_path path = choose_host_path(out, bound, n);
+    default_pool().parallel_for(chunks, [&](std::int64_t c) {
+      const index_t b = c * len, e = b + len < n ? b + len : n;
+      run_host_range(path, out, bound, b, e);
+    });
+    if (detail)
+      *detail = std::string(path.name()) + " " + std::to_string(threads) + " threads, " + std::to_string(chunks) +
+                " chunks";
   }
 }
 

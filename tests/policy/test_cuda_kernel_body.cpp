@@ -13,6 +13,8 @@
 // logf, sinf...; CUDA Programming Guide, "Mathematical Functions").
 #include <doctest/doctest.h>
 
+#include "support/random.hpp"
+
 #include <algorithm>
 #include <climits>
 #include <cstdint>
@@ -137,11 +139,7 @@ std::vector<T> run_emulated(const E& e, const st::extents<R>& out_shape, unsigne
 }
 
 std::vector<float> random_floats(std::size_t n, unsigned seed, float lo = -3.f, float hi = 3.f) {
-  std::mt19937 g(seed);
-  std::uniform_real_distribution<float> d(lo, hi);
-  std::vector<float> v(n);
-  for (auto& x : v) x = d(g);
-  return v;
+  return sinter_test::random_vector(n, seed, lo, hi);
 }
 
 /// The plan a test expects: a path and, on the vector path, the scalar head.

@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "support/random.hpp"
 #include "support/streaming.hpp"
 
 namespace st = sinter;
@@ -20,11 +21,7 @@ namespace st = sinter;
 namespace {
 
 std::vector<double> random_values(std::size_t n, unsigned seed) {
-  std::mt19937 g(seed);
-  std::uniform_real_distribution<double> d(-20, 20);
-  std::vector<double> v(n);
-  for (auto& x : v) x = d(g);
-  return v;
+  return sinter_test::random_vector(n, seed, -20.0, 20.0);
 }
 
 const std::vector<st::index_t> sizes{0, 1, 3, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257, 1023, 1024, 1025, 4099, 9973, 100003};

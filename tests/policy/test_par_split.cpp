@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "support/random.hpp"
 #include "support/streaming.hpp"
 
 namespace st = sinter;
@@ -19,11 +20,7 @@ namespace st = sinter;
 namespace {
 
 std::vector<float> random_floats(std::size_t n, unsigned seed) {
-  std::mt19937 g(seed);
-  std::uniform_real_distribution<float> d(-8, 8);
-  std::vector<float> v(n);
-  for (auto& x : v) x = d(g);
-  return v;
+  return sinter_test::random_vector(n, seed, -8.f, 8.f);
 }
 
 // The detail of the one pass the trace recorded.

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "random.hpp"
 #include "scale.hpp"
 
 namespace sinter_test {
@@ -45,11 +46,7 @@ auto chain(X x, const B& b, const C& c) {
 }
 
 inline std::vector<float> random_floats(std::size_t n, unsigned seed) {
-  std::mt19937 g(seed);
-  std::uniform_real_distribution<float> d(-2.f, 2.f);
-  std::vector<float> v(n);
-  for (auto& x : v) x = d(g);
-  return v;
+  return sinter_test::random_vector(n, seed, -2.f, 2.f);
 }
 
 #if SINTER_TEST_SCALE == 1

@@ -10,6 +10,7 @@
 
 #include <doctest/doctest.h>
 
+#include "support/random.hpp"
 #include "support/scale.hpp"
 
 #include <algorithm>
@@ -41,19 +42,11 @@ constexpr index_t big_n = 2 * st::detail::par_grain + 13;
 constexpr index_t sizes[] = {0, 1, 7, 1009, big_n};
 
 std::vector<float> random_floats(std::size_t n, unsigned seed, float lo = -2.f, float hi = 2.f) {
-  std::mt19937 g(seed);
-  std::uniform_real_distribution<float> d(lo, hi);
-  std::vector<float> v(n);
-  for (auto& x : v) x = d(g);
-  return v;
+  return sinter_test::random_vector(n, seed, lo, hi);
 }
 
 std::vector<double> random_doubles(std::size_t n, unsigned seed, double lo = -2.0, double hi = 2.0) {
-  std::mt19937 g(seed);
-  std::uniform_real_distribution<double> d(lo, hi);
-  std::vector<double> v(n);
-  for (auto& x : v) x = d(g);
-  return v;
+  return sinter_test::random_vector(n, seed, lo, hi);
 }
 
 std::size_t usize(index_t n) { return static_cast<std::size_t>(n); }

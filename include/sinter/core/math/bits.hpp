@@ -147,11 +147,21 @@ SINTER_HD SINTER_FORCEINLINE double clear_low_word(double x) {
   return from_bits<double>(to_bits(x) & 0xffffffff00000000ull);
 }
 
+/// SINTER_DETAIL_HOST_FMA is 1 where host code has fused multiply-add: x86
+/// FMA3 (`__FMA__`, e.g. -march=x86-64-v3), or AVX-512F, which brings its
+/// own (GCC and Clang; device code uses CUDA's functions).
+#if (defined(__FMA__) || defined(__AVX512F__)) && (defined(__GNUC__) || defined(__clang__)) && \
+    !defined(__CUDA_ARCH__)
+#define SINTER_DETAIL_HOST_FMA 1
+#else
+#define SINTER_DETAIL_HOST_FMA 0
+#endif
+
 /// a * b + c in float, fused (one rounding) where the host target has FMA
-/// (`__FMA__`, e.g. -march=x86-64-v3), else two roundings: kernels that use
-/// it are accurate either way and shorter with FMA: `madd(2.0f, 3.0f, 1.0f) == 7.0f`.
+/// (SINTER_DETAIL_HOST_FMA), else two roundings: kernels that use it are
+/// accurate either way and shorter with FMA: `madd(2.0f, 3.0f, 1.0f) == 7.0f`.
 SINTER_HD SINTER_FORCEINLINE float madd(float a, float b, float c) {
-#if defined(__FMA__) && (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDA_ARCH__)
+#if SINTER_DETAIL_HOST_FMA
   return __builtin_fmaf(a, b, c);
 #else
   return a * b + c;

@@ -11,12 +11,16 @@
 /// (Sun Microsystems, "Permission to use, copy, modify, and distribute this
 /// software is freely granted"), rewritten with blends instead of branches.
 /// Float functions evaluate the double kernels and round once, which gives
-/// < 1 ulp without fma (glibc's expf/logf/powf do the same). Measured errors:
+/// < 1 ulp without fma (glibc's expf/logf/powf do the same), except exp and
+/// tanh, computed in float (exp_tanh_f32.hpp; exp with GCC on x86-64 through
+/// the vector variants of hw_exp.hpp). Measured errors:
 /// docs/math.md. Results that underflow are rounded once from the computed
 /// double (gradual underflow, within one subnormal spacing).
 #include <limits>
 
 #include "bits.hpp"
+#include "exp_tanh_f32.hpp"
+#include "hw_exp.hpp"
 #include "sqrt_round.hpp"
 
 namespace sinter::detail::math {
@@ -251,75 +255,6 @@ SINTER_HD SINTER_FORCEINLINE double atanh(double x) {
   return blend(nan_mask(x), x + x, copysign_bits(r, x));
 }
 
-// ---- float exp and tanh, computed in float ----------------------------------
-// Twice the lanes of the double kernels per vector, and no conversions.
-
-/// The reduced part of float exp, for x in [-104, 89] (NaN passes): returns
-/// p = e^r in [0.7, 1.42] and sets kt, whose low bits hold k = round(x/ln2),
-/// so that e^x = p 2^k. r = x - k ln2 by a two-part ln2 (the first product
-/// exact); e^r = 1 + r + r^2 q(r), q a degree-5 minimax fit made for sinter
-/// (relative error 1.1e-9 with its float coefficients); 1 + r kept exact by
-/// Fast2Sum and, without FMA, the rounding error of r carried along.
-SINTER_HD SINTER_FORCEINLINE float exp_f_reduced(float xc, float& kt) {
-  kt = madd(xc, 0x1.715476p+0f, 0x1.8p23f);  // 1.5 * 2^23 + k
-  const float k = kt - 0x1.8p23f;
-  const float rh = madd(k, -0x1.63p-1f, xc);  // exact: |k| <= 151, 9-bit ln2_hi
-#if defined(__FMA__)
-  const float r = madd(k, 0x1.bd0106p-13f, rh);  // one rounding
-  const float rl = 0.0f;
-#else
-  const float t = k * -0x1.bd0106p-13f;
-  const float r = rh - t;
-  const float rl = (rh - r) - t;  // what r lost (Fast2Sum, |rh| >= |t|)
-#endif
-  const float r2 = r * r;
-  float q = madd(0x1.9f06f6p-13f, r, 0x1.6d8f16p-10f);
-  q = madd(q, r, 0x1.111274p-7f);
-  q = madd(q, r, 0x1.55548cp-5f);
-  q = madd(q, r, 0x1.555554p-3f);
-  q = madd(q, r, 0.5f);
-  const float h = 1.0f + r;
-  const float l = (1.0f - h) + r;  // h + l == 1 + r exactly
-  return h + (l + madd(q, r2, rl));
-}
-
-/// e^x for float, computed in float (16 lanes per AVX-512 vector, not 8):
-/// exp_f_reduced, then 2^k in one rounding: p 2^(k-1) 2, which overflows
-/// to inf by itself, or p 2^(k+64) 2^-64 for subnormal results. Max error
-/// 0.78 ulp over every float, with or without FMA (docs/math.md); inf above
-/// 88.72283, 0 below -103.97208, NaN kept (it flows through the products).
-SINTER_HD SINTER_FORCEINLINE float exp_f(float x) {
-  float xc = select(x < -104.0f, -104.0f, x);  // NaN passes both clamps
-  xc = select(89.0f < xc, 89.0f, xc);
-  float kt;
-  const float p = exp_f_reduced(xc, kt);
-  const std::uint32_t kb = to_bits(kt) << 23;     // k << 23, two's complement mod 2^32
-  const std::uint32_t low = lt_mask(xc, -80.0f);  // k <= -115: the subnormal-safe scaling
-  const std::uint32_t bias = (((127u + 64u) << 23) & low) | (((127u - 1u) << 23) & ~low);
-  return (p * from_bits<float>(kb + bias)) * blend(low, 0x1p-64f, 2.0f);
-}
-
-/// tanh for float, computed in float: a + a^3 P(a^2) below 0.625 (P a
-/// degree-4 minimax fit made for sinter, relative error 8.6e-9 with float
-/// coefficients), 1 - 2 / (e^2a + 1) above with e^2a from exp_f_reduced
-/// (|a| clamped to 10, where tanh rounds to 1 in float). NaN kept.
-SINTER_HD SINTER_FORCEINLINE float tanh_f(float x) {
-  const float a = fabs_bits(x);
-  const float z = a * a;
-  float q = madd(-0x1.75e1c4p-8f, z, 0x1.52269ap-6f);
-  q = madd(q, z, -0x1.b83c5ap-5f);
-  q = madd(q, z, 0x1.110726p-3f);
-  q = madd(q, z, -0x1.555532p-2f);
-  const float small = madd(a * z, q, a);
-  const float ac = select(10.0f < a, 10.0f, a);  // NaN passes
-  float kt;
-  const float p = exp_f_reduced(2.0f * ac, kt);
-  // 2^k with k in [0, 29] is a normal float; the product keeps a NaN a NaN
-  const float e = p * from_bits<float>((to_bits(kt) << 23) + (127u << 23));
-  const float big = 1.0f - 2.0f / (e + 1.0f);
-  return copysign_bits(select(a < 0.625f, small, big), x);
-}
-
 }  // namespace impl
 
 #if SINTER_DEVICE_CODE()
@@ -335,15 +270,26 @@ SINTER_HD SINTER_FORCEINLINE float tanh_f(float x) {
 #endif
 #if SINTER_DEVICE_CODE()
 #define SINTER_DETAIL_EXP_LOG_UNARY_F(name) SINTER_DETAIL_EXP_LOG_UNARY(name)
+#define SINTER_DETAIL_EXP_LOG_UNARY_HW(name) SINTER_DETAIL_EXP_LOG_UNARY(name)
 #else
-/// As SINTER_DETAIL_EXP_LOG_UNARY, with a float kernel of its own (impl::name##_f).
+/// As SINTER_DETAIL_EXP_LOG_UNARY, with the float kernel (impl::name##_f) of
+/// exp_tanh_f32.hpp.
 #define SINTER_DETAIL_EXP_LOG_UNARY_F(name)                                       \
   SINTER_HD SINTER_MATH_FN float name(float x) { return impl::name##_f(x); } \
   SINTER_HD SINTER_MATH_FN double name(double x) { return impl::name(x); }
+#if SINTER_HW_EXP
+/// As SINTER_DETAIL_EXP_LOG_UNARY_F, through the float kernel's vector
+/// variants (hw_exp.hpp).
+#define SINTER_DETAIL_EXP_LOG_UNARY_HW(name)                                                  \
+  SINTER_HD SINTER_FORCEINLINE float name(float x) { return ::sinter_detail_##name##f(x); } \
+  SINTER_HD SINTER_MATH_FN double name(double x) { return impl::name(x); }
+#else
+#define SINTER_DETAIL_EXP_LOG_UNARY_HW(name) SINTER_DETAIL_EXP_LOG_UNARY_F(name)
+#endif
 #endif
 
 /// e^x; overflow gives inf, underflow is gradual: `exp(1.0)`.
-SINTER_DETAIL_EXP_LOG_UNARY_F(exp)
+SINTER_DETAIL_EXP_LOG_UNARY_HW(exp)
 /// 2^x: `exp2(-1074.0) == 0x1p-1074`.
 SINTER_DETAIL_EXP_LOG_UNARY(exp2)
 /// e^x - 1, accurate near 0: `expm1(1e-10)`.
@@ -371,5 +317,6 @@ SINTER_DETAIL_EXP_LOG_UNARY(atanh)
 
 #undef SINTER_DETAIL_EXP_LOG_UNARY
 #undef SINTER_DETAIL_EXP_LOG_UNARY_F
+#undef SINTER_DETAIL_EXP_LOG_UNARY_HW
 
 }  // namespace sinter::detail::math

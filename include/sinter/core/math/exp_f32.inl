@@ -1,0 +1,69 @@
+// exp_f32.inl: the float exp kernel, included once per lane type (no
+// include guard), inside a namespace that has defined:
+//   V, U                   the lane type (float, or an x86 float vector) and its bits;
+//   SINTER_DETAIL_LANE_FN  the specifiers of the functions below;
+//   c(float)               a V with every lane equal to the constant;
+//   SINTER_DETAIL_LANE_FMA 1 if the kernels fuse (then fma must be fused), else 0;
+//   fma(a, b, c)           a * b + c;
+//   vmax(lo, x), vmin(hi, x)  the larger/smaller, x itself if x is NaN;
+//   bits(V), from(U)       the bits of a V, the V of bits;
+//   lt(a, b), blend(m, a, b)  a mask of a < b; a where m is all ones, else b;
+//   exp_scale(p, kt, xc)   (declared) p 2^k as exp_f_scale rounds it.
+// exp_tanh_f32.hpp includes it for one float (and builds tanh on it),
+// hw_exp.hpp for each x86 ISA inside a `#pragma GCC target` region, so that
+// every function taking or returning a vector is compiled for its ISA.
+
+/// p 2^k for the float exp, k = kt - 1.5 * 2^23 (the low bits of kt), xc
+/// in [-104, 89], p in [0.7, 1.42], in one rounding: p 2^(k-1) 2, which
+/// overflows to inf by itself, or p 2^(k+64) 2^-64 for subnormal results
+/// (xc < -80, so k <= -115); each first product is exact. NaN flows through p.
+SINTER_DETAIL_LANE_FN V exp_f_scale(V p, V kt, V xc) {
+  const U kb = bits(kt) << 23;  // k << 23, two's complement mod 2^32
+  const U low = lt(xc, c(-80.0f));
+  const U bias = (low & ((127u + 64u) << 23)) | (~low & ((127u - 1u) << 23));
+  return (p * from(kb + bias)) * blend(low, c(0x1p-64f), c(2.0f));
+}
+
+/// The reduced part of float exp, for x in [-104, 89] (NaN passes): returns
+/// p = e^r in [0.7, 1.42] and sets kt, whose low bits hold k = round(x/ln2),
+/// so that e^x = p 2^k. r = x - k ln2 by a two-part ln2 (the first product
+/// exact); e^r = 1 + r + r^2 q(r), q a degree-5 minimax fit made for sinter
+/// (relative error 1.1e-9 with its float coefficients); 1 + r kept exact by
+/// Fast2Sum, and the rounding error of r carried along without FMA (with
+/// FMA, r is rounded once and q r^2 + l is one fused operation).
+SINTER_DETAIL_LANE_FN V exp_f_reduced(V xc, V& kt) {
+  kt = fma(xc, c(0x1.715476p+0f), c(0x1.8p23f));  // 1.5 * 2^23 + k
+  const V k = kt - 0x1.8p23f;
+  const V rh = fma(k, c(-0x1.63p-1f), xc);  // exact: |k| <= 151, 9-bit ln2_hi
+#if SINTER_DETAIL_LANE_FMA
+  const V r = fma(k, c(0x1.bd0106p-13f), rh);  // one rounding
+#else
+  const V t = k * -0x1.bd0106p-13f;
+  const V r = rh - t;
+  const V rl = (rh - r) - t;  // what r lost (Fast2Sum, |rh| >= |t|)
+#endif
+  const V r2 = r * r;
+  V q = fma(c(0x1.9f06f6p-13f), r, c(0x1.6d8f16p-10f));
+  q = fma(q, r, c(0x1.111274p-7f));
+  q = fma(q, r, c(0x1.55548cp-5f));
+  q = fma(q, r, c(0x1.555554p-3f));
+  q = fma(q, r, c(0.5f));
+  const V h = 1.0f + r;
+  const V l = (1.0f - h) + r;  // h + l == 1 + r exactly
+#if SINTER_DETAIL_LANE_FMA
+  return h + fma(q, r2, l);
+#else
+  return h + (l + fma(q, r2, rl));
+#endif
+}
+
+/// e^x for float: the clamp to [-104, 89], exp_f_reduced, then L's scaling
+/// (exp_f_scale, or one instruction that rounds the same). Max error 0.78
+/// ulp over every float, with or without FMA (docs/math.md); inf above
+/// 88.72283, 0 below -103.97208, NaN kept.
+SINTER_DETAIL_LANE_FN V exp_f(V x) {
+  const V xc = vmin(c(89.0f), vmax(c(-104.0f), x));
+  V kt;
+  const V p = exp_f_reduced(xc, kt);
+  return exp_scale(p, kt, xc);
+}

@@ -1,0 +1,83 @@
+#pragma once
+/// \file exp_tanh_f32.hpp
+/// exp and tanh for float, computed in float (twice the lanes of the double
+/// kernels per vector, and no conversions): impl::exp_f and impl::tanh_f.
+/// The exp kernel is written once, in exp_f32.inl, over a *lane type*: one
+/// float here (host scalar code, and the bodies GCC vectorises where
+/// hw_exp.hpp does not apply), an x86 float vector per ISA in hw_exp.hpp,
+/// whose vector variants GCC's vectoriser calls. Every lane type gives the
+/// same bits for the same input (their operations differ only where the
+/// results cannot: a clamp by `vminps` or by a blend, a scaling by
+/// `vscalefps` or by two exact products), so a value does not depend on
+/// where in an array it falls. tanh uses exp's reduction, on one float
+/// (GCC makes its SIMD clones: a hand-made variant was no faster).
+#include <cstdint>
+
+#include "bits.hpp"
+
+/// The kernels are always inlined, also at -O0: hw_exp.hpp instantiates them
+/// inside functions built for one ISA, the only place where that ISA's
+/// instructions may be used.
+#if defined(__GNUC__) && !defined(__CUDA_ARCH__)
+#define SINTER_DETAIL_LANE_INLINE inline __attribute__((always_inline))
+#else
+#define SINTER_DETAIL_LANE_INLINE SINTER_FORCEINLINE
+#endif
+
+namespace sinter::detail::math::impl {
+
+/// The kernels on one float: exp_f32.inl, then tanh.
+namespace lane_f32 {
+using V = float;
+using U = std::uint32_t;
+#define SINTER_DETAIL_LANE_FN SINTER_HD SINTER_DETAIL_LANE_INLINE
+SINTER_DETAIL_LANE_FN V c(float x) { return x; }
+SINTER_DETAIL_LANE_FN V fma(V a, V b, V x) { return madd(a, b, x); }
+SINTER_DETAIL_LANE_FN V vmax(V lo, V x) { return select(x < lo, lo, x); }
+SINTER_DETAIL_LANE_FN V vmin(V hi, V x) { return select(hi < x, hi, x); }
+SINTER_DETAIL_LANE_FN U bits(V x) { return to_bits(x); }
+SINTER_DETAIL_LANE_FN V from(U u) { return from_bits<float>(u); }
+SINTER_DETAIL_LANE_FN U lt(V a, V b) { return lt_mask(a, b); }
+SINTER_DETAIL_LANE_FN V blend(U m, V a, V b) { return math::blend(m, a, b); }
+SINTER_DETAIL_LANE_FN V exp_scale(V p, V kt, V xc);
+#define SINTER_DETAIL_LANE_FMA SINTER_DETAIL_HOST_FMA
+#include "exp_f32.inl"
+SINTER_DETAIL_LANE_FN V exp_scale(V p, V kt, V xc) { return exp_f_scale(p, kt, xc); }
+
+/// tanh for float: a + a^3 P(a^2) below 0.625 (P a degree-4 minimax fit made
+/// for sinter, relative error 8.6e-9 with float coefficients), 1 - 2 / (e^2a
+/// + 1) above with e^2a from exp_f_reduced (|a| clamped to 10, where tanh
+/// rounds to 1 in float). Max error 1.35 ulp over every float; NaN kept.
+SINTER_DETAIL_LANE_FN V tanh_f(V x) {
+  const U sign = bits(x) & 0x80000000u;
+  const V a = from(bits(x) & 0x7fffffffu);
+  const V z = a * a;
+  V q = fma(c(-0x1.75e1c4p-8f), z, c(0x1.52269ap-6f));
+  q = fma(q, z, c(-0x1.b83c5ap-5f));
+  q = fma(q, z, c(0x1.110726p-3f));
+  q = fma(q, z, c(-0x1.555532p-2f));
+  const V small = fma(a * z, q, a);
+  const V ac = vmin(c(10.0f), a);  // NaN passes
+  V kt;
+  const V p = exp_f_reduced(2.0f * ac, kt);
+  // 2^k with k in [0, 29] is a normal float; the product keeps a NaN a NaN
+#if SINTER_DETAIL_LANE_FMA
+  const V big = 1.0f - 2.0f / fma(p, from((bits(kt) << 23) + (127u << 23)), c(1.0f));
+#else
+  const V e = p * from((bits(kt) << 23) + (127u << 23));
+  const V big = 1.0f - 2.0f / (e + 1.0f);
+#endif
+  const V t = blend(lt(a, c(0.625f)), small, big);
+  return from((bits(t) & 0x7fffffffu) | sign);  // copysign(t, x)
+}
+#undef SINTER_DETAIL_LANE_FMA
+#undef SINTER_DETAIL_LANE_FN
+}  // namespace lane_f32
+
+/// e^x for float: max error 0.78 ulp over every float, with or without FMA
+/// (docs/math.md); inf above 88.72283, 0 below -103.97208, NaN kept.
+SINTER_HD SINTER_DETAIL_LANE_INLINE float exp_f(float x) { return lane_f32::exp_f(x); }
+/// tanh for float: max error 1.35 ulp over every float; NaN kept.
+SINTER_HD SINTER_DETAIL_LANE_INLINE float tanh_f(float x) { return lane_f32::tanh_f(x); }
+
+}  // namespace sinter::detail::math::impl

@@ -27,8 +27,8 @@ SINTER_DETAIL_LANE_FN V exp_f_scale(V p, V kt, V xc) {
 /// The reduced part of float exp, for x in [-104, 89] (NaN passes): returns
 /// p = e^r in [0.7, 1.42] and sets kt, whose low bits hold k = round(x/ln2),
 /// so that e^x = p 2^k. r = x - k ln2 by a two-part ln2 (the first product
-/// exact); e^r = 1 + r + r^2 q(r), q a degree-5 minimax fit made for sinter
-/// (relative error 1.1e-9 with its float coefficients); 1 + r kept exact by
+/// exact); e^r = 1 + r + r^2 q(r), q a degree-4 minimax fit made for sinter
+/// (relative error 3.3e-9 with its float coefficients); 1 + r kept exact by
 /// Fast2Sum, and the rounding error of r carried along without FMA (with
 /// FMA, r is rounded once and q r^2 + l is one fused operation).
 SINTER_DETAIL_LANE_FN V exp_f_reduced(V xc, V& kt) {
@@ -43,11 +43,10 @@ SINTER_DETAIL_LANE_FN V exp_f_reduced(V xc, V& kt) {
   const V rl = (rh - r) - t;  // what r lost (Fast2Sum, |rh| >= |t|)
 #endif
   const V r2 = r * r;
-  V q = fma(c(0x1.9f06f6p-13f), r, c(0x1.6d8f16p-10f));
-  q = fma(q, r, c(0x1.111274p-7f));
-  q = fma(q, r, c(0x1.55548cp-5f));
-  q = fma(q, r, c(0x1.555554p-3f));
-  q = fma(q, r, c(0.5f));
+  V q = fma(c(0x1.6a1cb4p-10f), r, c(0x1.123a2ep-7f));
+  q = fma(q, r, c(0x1.5558dap-5f));
+  q = fma(q, r, c(0x1.555492p-3f));
+  q = fma(q, r, c(0x1.fffffcp-2f));
   const V h = 1.0f + r;
   const V l = (1.0f - h) + r;  // h + l == 1 + r exactly
 #if SINTER_DETAIL_LANE_FMA
@@ -58,8 +57,8 @@ SINTER_DETAIL_LANE_FN V exp_f_reduced(V xc, V& kt) {
 }
 
 /// e^x for float: the clamp to [-104, 89], exp_f_reduced, then L's scaling
-/// (exp_f_scale, or one instruction that rounds the same). Max error 0.78
-/// ulp over every float, with or without FMA (docs/math.md); inf above
+/// (exp_f_scale, or one instruction that rounds the same). Max error 0.81
+/// ulp over every float with FMA, 0.78 without (docs/math.md); inf above
 /// 88.72283, 0 below -103.97208, NaN kept.
 SINTER_DETAIL_LANE_FN V exp_f(V x) {
   const V xc = vmin(c(89.0f), vmax(c(-104.0f), x));

@@ -47,8 +47,8 @@ host_path choose_host_path(const memory_leaf<T, R>& out, const Node& bound, inde
 /// run_serial before: out of line, GCC 12 compiled `exp(a + b) * 2` in
 /// double 24% slower (bench_math exp_add/f64/sinter_host, 21 -> 16 GB/s).
 template <class T, std::size_t R, class Node>
-SINTER_FORCEINLINE void run_host_range(host_path path, const memory_leaf<T, R>& out, const Node& bound, index_t b,
-                    index_t e) {
+SINTER_FORCEINLINE void run_host_range(host_path path, const memory_leaf<T, R>& out,
+                                       const Node& bound, index_t b, index_t e) {
   if (path.contiguous) {
     if (path.stream) run_linear_streaming(out.ptr, bound, b, e);
     else run_linear(out.ptr, bound, b, e);

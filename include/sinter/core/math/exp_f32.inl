@@ -56,7 +56,7 @@ SINTER_DETAIL_LANE_FN V exp_f_reduced(V xc, V& kt) {
 #endif
 }
 
-/// e^x for float: the clamp to [-104, 89], exp_f_reduced, then L's scaling
+/// e^x for float: the clamp to [-104, 89], exp_f_reduced, then the lane's scaling
 /// (exp_f_scale, or one instruction that rounds the same). Max error 0.81
 /// ulp over every float with FMA, 0.78 without (docs/math.md); inf above
 /// 88.72283, 0 below -103.97208, NaN kept.

@@ -63,33 +63,36 @@ using concrete_policy_t = std::conditional_t<std::is_same_v<P, any_policy>, host
 ///    finish(fold of flat positions [o*len, (o+1)*len) of pshape, len), the
 ///    elements entering with their index within the segment (argmin/argmax).
 ///    `finish` is a trivially copyable SINTER_HD functor (a device runs it).
+/// Both run the producer with its equal twin pairs merged (twin_nodes.hpp).
 template <class P>
 struct reducer {
   static constexpr bool parallel = std::is_same_v<P, par>;
 
   template <class Op, class E>
   static auto full(const P&, const E& e) {
-    const auto bound = e.node().bind(e.shape());
-    return reduce_host::reduce_range<Op>(bound, e.shape(), 0, e.size(),
-                                         parallel && e.size() >= 2 * par_grain);
+    return with_twins_merged(e.node().bind(e.shape()), [&](const auto& bound) {
+      return reduce_host::reduce_range<Op>(bound, e.shape(), 0, e.size(), parallel && e.size() >= 2 * par_grain);
+    });
   }
 
   /// out[o] = fold of the `len` elements of output o, for the permuted bound node.
   template <class Op, class R, class Node, std::size_t RP, class Finish>
   static void along(const P&, R* out, const Node& permuted, const extents<RP>& pshape, index_t outputs,
                     index_t len, Finish finish) {
-    auto one = [&](index_t o) {
-      out[o] = finish(reduce_host::reduce_range<Op>(permuted, pshape, o * len, len, false, o * len), len);
-    };
-    if (parallel && outputs * len >= 2 * par_grain && outputs > 1) {
-      const index_t chunks = std::min<index_t>(outputs, 4 * get_num_threads());
-      const index_t per = (outputs + chunks - 1) / chunks;
-      default_pool().parallel_for(chunks, [&](std::int64_t c) {
-        for (index_t o = c * per; o < std::min(outputs, (c + 1) * per); ++o) one(o);
-      });
-    } else {
-      for (index_t o = 0; o < outputs; ++o) one(o);
-    }
+    with_twins_merged(permuted, [&](const auto& node) {
+      auto one = [&](index_t o) {
+        out[o] = finish(reduce_host::reduce_range<Op>(node, pshape, o * len, len, false, o * len), len);
+      };
+      if (parallel && outputs * len >= 2 * par_grain && outputs > 1) {
+        const index_t chunks = std::min<index_t>(outputs, 4 * get_num_threads());
+        const index_t per = (outputs + chunks - 1) / chunks;
+        default_pool().parallel_for(chunks, [&](std::int64_t c) {
+          for (index_t o = c * per; o < std::min(outputs, (c + 1) * per); ++o) one(o);
+        });
+      } else {
+        for (index_t o = 0; o < outputs; ++o) one(o);
+      }
+    });
   }
 };
 
@@ -149,6 +152,18 @@ void check_nonempty(const E& e, index_t n, const char* name = Op::name) {
                         " which has no identity (shape " + shape_string(e.shape()) + ")");
 }
 
+/// A reduction's trace detail: `what`, plus a note when a CPU reducer
+/// merges the producer's twin pairs (with_twins_merged).
+template <class P, class E>
+std::string reduce_detail(const char* what, const E& e) {
+  std::string s = what;
+  if constexpr (!std::is_same_v<P, cuda>) {
+    const auto bound = e.node().bind(e.shape());
+    if (has_twins_v<std::remove_cvref_t<decltype(bound)>> && twins_equal(bound)) s += twins_merged_note;
+  }
+  return s;
+}
+
 /// Record a reduction pass for the trace.
 template <class P, class E>
 void trace_reduce(const P& pol, const char* name, const E& e, std::size_t out_bytes, double seconds,
@@ -177,7 +192,8 @@ auto reduce_all_on(const std::optional<P>& own, const char* name, X&& x) {
   const auto t0 = std::chrono::steady_clock::now();
   auto acc = reducer<P>::template full<Op>(pol, e);
   trace_reduce(pol, name, e, sizeof(acc),
-               std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), "full");
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
+               reduce_detail<P>("full", e));
   return acc;
 }
 
@@ -238,7 +254,8 @@ auto reduce_along_on(const std::optional<P>& own, const char* name, X&& x, const
   reducer<P>::template along<Op>(pol, out.data(), bound, pshape, outputs, len, finish);
   if (trace_active())
     trace_reduce(pol, name, e, static_cast<std::size_t>(outputs) * sizeof(Result),
-                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), "along axes");
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
+                 reduce_detail<P>("along axes", e));
   return out;
 }
 

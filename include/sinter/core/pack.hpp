@@ -24,6 +24,12 @@ struct pack<H, T...> {
   pack<T...> tail;
 };
 
+/// The number of elements of a pack type.
+template <class P>
+inline constexpr std::size_t pack_size_v = 0;
+template <class... T>
+inline constexpr std::size_t pack_size_v<pack<T...>> = sizeof...(T);
+
 /// The I-th element of a pack.
 template <std::size_t I, class H, class... T>
 SINTER_HD SINTER_FORCEINLINE constexpr const auto& get(const pack<H, T...>& p) {

@@ -3,6 +3,7 @@
 /// sinter::host: data in host memory, each pass one single-threaded loop.
 #include <string>
 
+#include "../core/twin_nodes.hpp"
 #include "backend.hpp"
 #include "host_loop.hpp"
 #include "host_memory.hpp"
@@ -82,8 +83,9 @@ struct backend<host> {
   static void deallocate(const host&, void* p, std::size_t bytes) { host_deallocate(p, bytes); }
   template <class T, std::size_t R, class Node>
   static void evaluate(const host&, const memory_leaf<T, R>& out, const Node& bound, std::string* detail) {
-    const char* path = run_serial(out, bound);
-    if (detail) *detail = path;
+    bool merged = false;
+    const char* path = with_twins_merged(bound, [&](const auto& b) { return run_serial(out, b); }, &merged);
+    if (detail) *detail = std::string(path) + (merged ? twins_merged_note : "");
   }
 };
 

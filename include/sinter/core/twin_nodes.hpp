@@ -1,0 +1,165 @@
+#pragma once
+/// \file twin_nodes.hpp
+/// A repeated subexpression evaluated once: `(a - b) * (a - b)`.
+///
+/// That expression is a map node whose two children are the same
+/// subexpression, built twice. Evaluated as written, each element reads a
+/// and b twice. A hand-written loop reads them once, because its compiler
+/// sees the same pointers; in an expression tree the leaves are separate
+/// copies, whose pointers the compiler cannot prove equal. In cache, the
+/// extra loads are the cost of such a pass (a float sum of squared
+/// differences ran at half the speed of Eigen's `square()`).
+///
+/// So before a CPU pass (host and par, elementwise and reductions), a *twin
+/// pair* (a map node of two children of one interior-node type) whose
+/// children are equal at run time is replaced by a one-child node applying
+/// f(x, x) (twin_fn): the child is evaluated once. Equal means the same
+/// arrays with the same layout, bitwise equal scalars, and functors that
+/// are empty or bitwise equal. Values are bitwise those of the tree as
+/// written.
+///
+/// Cost in code: one more instantiation of the pass, and only for
+/// expression types that have a twin pair. It runs only when every twin
+/// pair of the tree is equal; otherwise the tree runs as written. Leaves
+/// are not merged (`a * a`): most expressions have two leaves of one type
+/// (`a + b`), and each would pay that extra instantiation.
+#include <cstddef>
+#include <cstring>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "leaf.hpp"
+#include "map_node.hpp"
+
+namespace sinter::detail {
+
+/// The functor of a merged twin pair: f(x, x) from the pair's binary f.
+template <class F>
+struct twin_fn {
+  F f;
+  template <class V>
+  SINTER_HD SINTER_FORCEINLINE auto operator()(V v) const {
+    return f(v, v);
+  }
+};
+
+template <class N>
+struct is_map_node : std::false_type {};
+template <class F, class... A>
+struct is_map_node<map_node<F, A...>> : std::true_type {};
+
+/// What a node type holds of twin pairs: `pair`, itself one; `any`, it or
+/// a node below it (a pair's second child is not looked into: it is the
+/// first one's equal whenever the pair is merged).
+template <class N>
+struct twin_traits {
+  static constexpr bool pair = false;
+  static constexpr bool any = false;
+};
+template <class F, class... A>
+struct twin_traits<map_node<F, A...>> {
+  static constexpr bool pair = [] {
+    if constexpr (sizeof...(A) == 2) {
+      using L = std::tuple_element_t<0, std::tuple<A...>>;
+      using R = std::tuple_element_t<1, std::tuple<A...>>;
+      return std::is_same_v<L, R> && is_map_node<L>::value;
+    } else {
+      return false;
+    }
+  }();
+  static constexpr bool any = pair || (false || ... || twin_traits<A>::any);
+};
+
+/// Whether a (bound) node type has a twin pair anywhere in its tree.
+template <class Node>
+inline constexpr bool has_twins_v = twin_traits<Node>::any;
+
+/// Bitwise equality of two values of a functor, generator or scalar type:
+/// empty types are equal; types with padding or several representations of
+/// a value are never equal (no merge: the tree runs as written).
+template <class T>
+bool same_bits(const T& a, const T& b) {
+  if constexpr (std::is_empty_v<T>) return true;
+  else if constexpr (std::has_unique_object_representations_v<T> || std::is_same_v<T, float> ||
+                     std::is_same_v<T, double>)
+    return std::memcmp(&a, &b, sizeof(T)) == 0;
+  else return false;
+}
+
+template <class N>
+bool same_node(const N& a, const N& b);
+
+template <class P, std::size_t... I>
+bool same_children(const P& a, const P& b, std::index_sequence<I...>) {
+  return (true && ... && same_node(get<I>(a), get<I>(b)));
+}
+
+/// Whether two bound nodes of one type give the same value at every
+/// position: the same memory with the same layout, the same generators and
+/// scalars, the same functors.
+template <class N>
+bool same_node(const N& a, const N& b) {
+  if constexpr (is_map_node<N>::value) {
+    return same_bits(a.f, b.f) && a.shape == b.shape &&
+           same_children(a.args, b.args, std::make_index_sequence<pack_size_v<decltype(a.args)>>{});
+  } else if constexpr (is_memory_leaf<N>::value) {
+    return a.ptr == b.ptr && a.shape == b.shape && a.strides == b.strides;
+  } else if constexpr (requires { a.gen; }) {
+    return same_bits(a.gen, b.gen) && a.base == b.base && a.shape == b.shape && a.strides == b.strides;
+  } else {
+    return same_bits(a.value, b.value);
+  }
+}
+
+/// Whether every twin pair of a bound node has equal children.
+template <class N>
+bool twins_equal(const N& n) {
+  if constexpr (!twin_traits<N>::any) {
+    return true;
+  } else if constexpr (twin_traits<N>::pair) {
+    return same_node(get<0>(n.args), get<1>(n.args)) && twins_equal(get<0>(n.args));
+  } else {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+      return (true && ... && twins_equal(get<I>(n.args)));
+    }(std::make_index_sequence<pack_size_v<decltype(n.args)>>{});
+  }
+}
+
+/// The node with every twin pair replaced by map_node<twin_fn<F>, child>
+/// (call only when twins_equal(n)).
+template <class N>
+auto merge_twins(const N& n) {
+  if constexpr (!twin_traits<N>::any) {
+    return n;
+  } else if constexpr (twin_traits<N>::pair) {
+    using F = std::remove_cvref_t<decltype(n.f)>;
+    auto child = merge_twins(get<0>(n.args));
+    return map_node<twin_fn<F>, decltype(child)>{twin_fn<F>{n.f}, make_pack(child), n.shape};
+  } else {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+      using F = std::remove_cvref_t<decltype(n.f)>;
+      return map_node<F, decltype(merge_twins(get<I>(n.args)))...>{n.f, make_pack(merge_twins(get<I>(n.args))...),
+                                                                  n.shape};
+    }(std::make_index_sequence<pack_size_v<decltype(n.args)>>{});
+  }
+}
+
+/// run(node) on the bound node with its twin pairs merged when they are all
+/// equal, else on the node as written; *merged (if given) says which.
+template <class Node, class Run>
+auto with_twins_merged(const Node& bound, Run&& run, bool* merged = nullptr) {
+  if constexpr (has_twins_v<Node>) {
+    if (twins_equal(bound)) {
+      if (merged) *merged = true;
+      return run(merge_twins(bound));
+    }
+  }
+  if (merged) *merged = false;
+  return run(bound);
+}
+
+/// How a pass with merged twins is marked in its trace detail.
+inline constexpr const char* twins_merged_note = ", repeated subexpression evaluated once";
+
+}  // namespace sinter::detail

@@ -70,9 +70,11 @@ struct reducer {
 
   template <class Op, class E>
   static auto full(const P&, const E& e) {
-    return with_twins_merged(e.node().bind(e.shape()), [&](const auto& bound) {
-      return reduce_host::reduce_range<Op>(bound, e.shape(), 0, e.size(), parallel && e.size() >= 2 * par_grain);
-    });
+    const auto bound = e.node().bind(e.shape());
+    const bool threads = parallel && e.size() >= 2 * par_grain;
+    if constexpr (has_twins_v<std::remove_cvref_t<decltype(bound)>>)
+      if (twins_equal(bound)) return reduce_host::reduce_range<Op>(merge_twins(bound), e.shape(), 0, e.size(), threads);
+    return reduce_host::reduce_range<Op>(bound, e.shape(), 0, e.size(), threads);
   }
 
   /// out[o] = fold of the `len` elements of output o, for the permuted bound node.
@@ -153,7 +155,7 @@ void check_nonempty(const E& e, index_t n, const char* name = Op::name) {
 }
 
 /// A reduction's trace detail: `what`, plus a note when a CPU reducer
-/// merges the producer's twin pairs (with_twins_merged).
+/// merges the producer's twin pairs (twin_nodes.hpp).
 template <class P, class E>
 std::string reduce_detail(const char* what, const E& e) {
   std::string s = what;

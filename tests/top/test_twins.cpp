@@ -1,4 +1,4 @@
-// A repeated subexpression, f(x, x) with x written twice (`(a - b) * (a - b)`),
+// A repeated subexpression, x * x with x written twice (`(a - b) * (a - b)`),
 // is evaluated once on the CPU (core/twin_nodes.hpp): the trace says so, and
 // the values are those of the expression as written (checked against a double
 // reference and bit for bit against square(x)). Pairs whose two sides differ
@@ -154,10 +154,16 @@ TEST_CASE_TEMPLATE("twins: pairs whose sides differ are evaluated as written", P
          false, "map(k = 2) * map(k = 3)");
   expect(scaled(a - b, 2) * scaled(a - b, 2), [&](std::size_t i) { return 4.0 * d(va[i], vb[i]) * d(va[i], vb[i]); },
          true, "map(k = 2) * map(k = 2)");
-  // An inner pair equal, the outer one not: the tree runs as written.
+  // Inner pairs equal, the outer one not: the tree runs as written.
+  expect(((a - b) * (a - b)) * ((a - c) * (a - c)),
+         [&](std::size_t i) { return d(va[i], vb[i]) * d(va[i], vb[i]) * d(va[i], vc[i]) * d(va[i], vc[i]); }, false,
+         "(a - b)^2 * (a - c)^2");
+  // Under a sum, not a product, each square merges.
   expect(((a - b) * (a - b)) + ((a - c) * (a - c)),
-         [&](std::size_t i) { return d(va[i], vb[i]) * d(va[i], vb[i]) + d(va[i], vc[i]) * d(va[i], vc[i]); }, false,
+         [&](std::size_t i) { return d(va[i], vb[i]) * d(va[i], vb[i]) + d(va[i], vc[i]) * d(va[i], vc[i]); }, true,
          "(a - b)^2 + (a - c)^2");
+  // Only products pair: a sum of one subexpression twice runs as written.
+  expect((a - b) + (a - b), [&](std::size_t i) { return 2.0 * d(va[i], vb[i]); }, false, "(a - b) + (a - b)");
   // One array at two offsets.
   const auto x0 = a(st::slice(0, n - 1)), x1 = a(st::slice(1, n)), y = b(st::slice(0, n - 1));
   st::array<float, 1, P> out1({n - 1});

@@ -11,26 +11,28 @@
 /// differences ran at half the speed of Eigen's `square()`).
 ///
 /// So before a CPU pass (host and par, elementwise and reductions), a *twin
-/// pair* (a map node of two children of one interior-node type) whose
-/// children are equal at run time is replaced by a one-child node applying
-/// f(x, x) (twin_fn): the child is evaluated once. Equal means the same
-/// arrays with the same layout, bitwise equal scalars, and functors that
-/// are empty or bitwise equal. Values are bitwise those of the tree as
-/// written.
+/// pair* (a product of two children of one interior-node type: a square
+/// written out) whose children are equal at run time is replaced by a
+/// one-child node applying f(x, x) (twin_fn, f the product): the child is
+/// evaluated once. Equal means the same arrays with the same layout,
+/// bitwise equal scalars, and functors that are empty or bitwise equal.
+/// Values are bitwise those of the tree as written.
 ///
 /// Cost in code: one more instantiation of the pass, and only for
 /// expression types that have a twin pair. It runs only when every twin
-/// pair of the tree is equal; otherwise the tree runs as written. Leaves
-/// are not merged (`a * a`): most expressions have two leaves of one type
-/// (`a + b`), and each would pay that extra instantiation.
+/// pair of the tree is equal; otherwise the tree runs as written. Only
+/// products pair, and only interior nodes: `a * b` (two leaves of one type)
+/// and `abs(a) + abs(b)` (one node type twice, other operands) are common
+/// and would each pay that instantiation for a merge that never happens;
+/// a square written out as a product is the common case of a repeat.
 #include <cstddef>
 #include <cstring>
-#include <tuple>
 #include <type_traits>
 #include <utility>
 
 #include "leaf.hpp"
 #include "map_node.hpp"
+#include "ops.hpp"
 
 namespace sinter::detail {
 
@@ -49,25 +51,25 @@ struct is_map_node : std::false_type {};
 template <class F, class... A>
 struct is_map_node<map_node<F, A...>> : std::true_type {};
 
-/// What a node type holds of twin pairs: `pair`, itself one; `any`, it or
-/// a node below it (a pair's second child is not looked into: it is the
-/// first one's equal whenever the pair is merged).
+/// What a node type holds of twin pairs: `pair`, itself one (a product of
+/// two children of one map-node type); `any`, it or a node below it (a
+/// pair's second child is not looked into: it is the first one's equal
+/// whenever the pair is merged).
 template <class N>
 struct twin_traits {
   static constexpr bool pair = false;
   static constexpr bool any = false;
 };
+
+/// Whether map_node<F, A...> is a twin pair.
+template <class F, class... A>
+struct is_twin_pair : std::false_type {};
+template <class X>
+struct is_twin_pair<ops::mul, X, X> : is_map_node<X> {};
+
 template <class F, class... A>
 struct twin_traits<map_node<F, A...>> {
-  static constexpr bool pair = [] {
-    if constexpr (sizeof...(A) == 2) {
-      using L = std::tuple_element_t<0, std::tuple<A...>>;
-      using R = std::tuple_element_t<1, std::tuple<A...>>;
-      return std::is_same_v<L, R> && is_map_node<L>::value;
-    } else {
-      return false;
-    }
-  }();
+  static constexpr bool pair = is_twin_pair<F, A...>::value;
   static constexpr bool any = pair || (false || ... || twin_traits<A>::any);
 };
 
@@ -146,16 +148,12 @@ auto merge_twins(const N& n) {
 }
 
 /// run(node) on the bound node with its twin pairs merged when they are all
-/// equal, else on the node as written; *merged (if given) says which.
+/// equal, else on the node as written. (Node types without twin pairs call
+/// run(bound) directly: no wrapper to compile for them.)
 template <class Node, class Run>
-auto with_twins_merged(const Node& bound, Run&& run, bool* merged = nullptr) {
-  if constexpr (has_twins_v<Node>) {
-    if (twins_equal(bound)) {
-      if (merged) *merged = true;
-      return run(merge_twins(bound));
-    }
-  }
-  if (merged) *merged = false;
+auto with_twins_merged(const Node& bound, Run&& run) {
+  if constexpr (has_twins_v<Node>)
+    if (twins_equal(bound)) return run(merge_twins(bound));
   return run(bound);
 }
 

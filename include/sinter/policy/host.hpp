@@ -83,9 +83,15 @@ struct backend<host> {
   static void deallocate(const host&, void* p, std::size_t bytes) { host_deallocate(p, bytes); }
   template <class T, std::size_t R, class Node>
   static void evaluate(const host&, const memory_leaf<T, R>& out, const Node& bound, std::string* detail) {
-    bool merged = false;
-    const char* path = with_twins_merged(bound, [&](const auto& b) { return run_serial(out, b); }, &merged);
-    if (detail) *detail = std::string(path) + (merged ? twins_merged_note : "");
+    if constexpr (has_twins_v<Node>) {
+      if (twins_equal(bound)) {
+        const char* path = run_serial(out, merge_twins(bound));
+        if (detail) *detail = std::string(path) + twins_merged_note;
+        return;
+      }
+    }
+    const char* path = run_serial(out, bound);
+    if (detail) *detail = path;
   }
 };
 

@@ -63,9 +63,14 @@ struct backend<par> {
   static void deallocate(const par&, void* p, std::size_t bytes) { host_deallocate(p, bytes); }
   template <class T, std::size_t R, class Node>
   static void evaluate(const par&, const memory_leaf<T, R>& out, const Node& bound, std::string* detail) {
-    bool merged = false;
-    with_twins_merged(bound, [&](const auto& b) { run_parallel(out, b, detail); }, &merged);
-    if (detail && merged) *detail += twins_merged_note;
+    if constexpr (has_twins_v<Node>) {
+      if (twins_equal(bound)) {
+        run_parallel(out, merge_twins(bound), detail);
+        if (detail) *detail += twins_merged_note;
+        return;
+      }
+    }
+    run_parallel(out, bound, detail);
   }
 };
 

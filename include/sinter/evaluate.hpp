@@ -17,7 +17,7 @@ namespace sinter::detail {
 
 /// Lowest and one-past-highest byte a strided leaf touches.
 template <class T, std::size_t R>
-std::pair<std::uintptr_t, std::uintptr_t> byte_range(const memory_leaf<T, R>& l) {
+SINTER_FORCEINLINE std::pair<std::uintptr_t, std::uintptr_t> byte_range(const memory_leaf<T, R>& l) {
   index_t lo = 0, hi = 0;
   for (std::size_t d = 0; d != R; ++d) {
     if (l.shape[d] == 0) return {0, 0};
@@ -34,7 +34,7 @@ std::pair<std::uintptr_t, std::uintptr_t> byte_range(const memory_leaf<T, R>& l)
 /// element after it was overwritten: some input overlaps the output with a
 /// different index mapping. Same mapping (`a = a * 2`) is safe.
 template <class T, std::size_t R, class Node>
-bool needs_temporary(const memory_leaf<T, R>& out, const Node& bound) {
+SINTER_FORCEINLINE bool needs_temporary(const memory_leaf<T, R>& out, const Node& bound) {
   const auto [olo, ohi] = byte_range(out);
   if (olo == ohi) return false;
   bool harmful = false;
@@ -174,19 +174,11 @@ struct scratch {
   ~scratch() { backend<P>::deallocate(pol, ptr, bytes); }
 };
 
-/// `out = e` with numpy broadcasting of e to out's shape. If e reads the
-/// output's memory through a different index mapping, it is evaluated into a
-/// temporary first (two passes, one allocation).
-template <class P, class T, std::size_t R, class E>
-void assign(const P& pol, const memory_leaf<T, R>& out, const E& e, const char* what = "assign") {
-  static_assert(!std::is_const_v<T>, "sinter: cannot assign to a view of const elements");
-  using EP = typename E::policy_type;
-  static_assert(std::is_same_v<EP, any_policy> || std::is_same_v<EP, P>,
-                "sinter: operands live on different devices: move one with sinter::to<P>(x)");
-  if (!broadcasts_to(e.shape(), out.shape))
-    throw shape_error(std::string(what) + ": cannot broadcast shape " + shape_string(e.shape()) +
-                      " to " + shape_string(out.shape));
-  const auto bound = e.node().bind(out.shape);
+/// The general path of assign: `bound` is e's node bound to out's shape. If
+/// it reads the output's memory through a different index mapping, it is
+/// evaluated into a temporary first (two passes, one allocation).
+template <class P, class T, std::size_t R, class E, class Bound>
+void assign_bound(const P& pol, const memory_leaf<T, R>& out, const E& e, const Bound& bound) {
   if (needs_temporary(out, bound)) {
     scratch<T, P> tmp(pol, shape_size(out.shape));
     const memory_leaf<T, R> t{tmp.ptr, out.shape, row_major_strides(out.shape)};
@@ -195,6 +187,49 @@ void assign(const P& pol, const memory_leaf<T, R>& out, const E& e, const char* 
     return;
   }
   run_bound_pass(pol, out, e.node(), bound);
+}
+
+/// Throws assign's shape_error (out of line: the check stays small).
+template <std::size_t RF, std::size_t RT>
+[[noreturn]] SINTER_NOINLINE void throw_no_assign(const char* what, const extents<RF>& from,
+                                                  const extents<RT>& to) {
+  throw shape_error(std::string(what) + ": cannot broadcast shape " + shape_string(from) + " to " +
+                    shape_string(to));
+}
+
+/// Whether `out = bound` runs in assign's caller (see assign): the backend
+/// offers an inline path that takes this pass (backend<host>::inline_ok),
+/// no trace is active, and the output overlaps no input.
+template <class P, class T, std::size_t R, class Bound>
+SINTER_FORCEINLINE bool runs_inline(const memory_leaf<T, R>& out, const Bound& bound) {
+  if constexpr (requires { backend<P>::inline_ok(out, bound); })
+    return backend<P>::inline_ok(out, bound) && !trace_active() && !needs_temporary(out, bound);
+  else
+    return false;
+}
+
+/// `out = e` with numpy broadcasting of e to out's shape. Forced inline
+/// so that a contiguous host pass runs without copying the node tree:
+/// the tree built by the caller's operators stays in registers up to the
+/// loop's cursor (copies of just-built aggregates, read back with wider
+/// loads than they were written with, stall store forwarding). Every other
+/// pass takes the general path, assign_bound.
+template <class P, class T, std::size_t R, class E>
+SINTER_FORCEINLINE void assign(const P& pol, const memory_leaf<T, R>& out, const E& e, const char* what = "assign") {
+  static_assert(!std::is_const_v<T>, "sinter: cannot assign to a view of const elements");
+  using EP = typename E::policy_type;
+  static_assert(std::is_same_v<EP, any_policy> || std::is_same_v<EP, P>,
+                "sinter: operands live on different devices: move one with sinter::to<P>(x)");
+  if (!broadcasts_to(e.shape(), out.shape)) [[unlikely]]
+    throw_no_assign(what, e.shape(), out.shape);
+  const auto bound = e.node().bind(out.shape);
+  if constexpr (requires { backend<P>::run_inline(out, bound); }) {
+    if (runs_inline<P>(out, bound)) {
+      backend<P>::run_inline(out, bound);
+      return;
+    }
+  }
+  assign_bound(pol, out, e, bound);
 }
 
 }  // namespace sinter::detail

@@ -167,11 +167,11 @@ decltype(auto) resolve_scalar(E&& e) {
 }
 
 template <std::size_t RA>
-const extents<RA>& broadcast_all(const char*, const extents<RA>& a) {
+SINTER_FORCEINLINE const extents<RA>& broadcast_all(const char*, const extents<RA>& a) {
   return a;
 }
 template <std::size_t RA, std::size_t RB, class... S>
-auto broadcast_all(const char* what, const extents<RA>& a, const extents<RB>& b, const S&... rest) {
+SINTER_FORCEINLINE auto broadcast_all(const char* what, const extents<RA>& a, const extents<RB>& b, const S&... rest) {
   return broadcast_all(what, broadcast_shapes(a, b, what), rest...);
 }
 

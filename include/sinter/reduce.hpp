@@ -69,7 +69,7 @@ struct reducer {
   static constexpr bool parallel = std::is_same_v<P, par>;
 
   template <class Op, class E>
-  static auto full(const P&, const E& e) {
+  static SINTER_FORCEINLINE auto full(const P&, const E& e) {
     const auto bound = e.node().bind(e.shape());
     const bool threads = parallel && e.size() >= 2 * par_grain;
     if constexpr (has_twins_v<std::remove_cvref_t<decltype(bound)>>)

@@ -55,9 +55,31 @@ inline trace_state& tracing() {
   return s;
 }
 
-inline bool trace_active() {
+/// Whether passes are recorded, as trace_active reads it without a call (a
+/// constant-initialised atomic: a call on a small pass's path makes GCC
+/// spill the node tree around it and reload it with wider loads, which stall
+/// store forwarding): 0 until first read, 1 off, 2 on. Written only under
+/// tracing().mutex, after each change of the settings it reflects.
+inline std::atomic<int> trace_hint{0};
+
+/// Recompute trace_hint from the settings; the caller holds tracing().mutex.
+inline bool update_trace_hint(const trace_state& s) {
+  const bool on = s.log_launches.load(std::memory_order_relaxed) || s.active.load(std::memory_order_relaxed);
+  trace_hint.store(on ? 2 : 1, std::memory_order_relaxed);
+  return on;
+}
+
+/// First read of the settings (SINTER_LOG is read here).
+SINTER_NOINLINE bool init_trace_hint() {
   auto& s = tracing();
-  return s.log_launches.load(std::memory_order_relaxed) || s.active.load(std::memory_order_relaxed);
+  std::lock_guard<std::mutex> lock(s.mutex);
+  return update_trace_hint(s);
+}
+
+/// Whether any pass must be recorded: a trace_scope lives or the launch log is on.
+inline bool trace_active() {
+  const int h = trace_hint.load(std::memory_order_relaxed);
+  return h != 0 ? h == 2 : init_trace_hint();
 }
 
 inline void note_allocation() { tracing().allocations.fetch_add(1, std::memory_order_relaxed); }
@@ -87,7 +109,13 @@ inline std::size_t allocation_count() { return detail::tracing().allocations.loa
 /// line to stderr (policy, expression, element count, bytes read and written,
 /// time, path). Returns the previous setting:
 /// `bool was = sinter::set_log_launches(true); ...; sinter::set_log_launches(was);`
-inline bool set_log_launches(bool on) { return detail::tracing().log_launches.exchange(on); }
+inline bool set_log_launches(bool on) {
+  auto& s = detail::tracing();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  const bool was = s.log_launches.exchange(on);
+  detail::update_trace_hint(s);
+  return was;
+}
 
 /// Records every pass run while it lives (all threads), and the allocations.
 /// Example: `sinter::trace_scope t; c = a + b; assert(t.passes().size() == 1);`
@@ -102,6 +130,7 @@ class trace_scope {
       records_.push_back(r);
     });
     s.active = true;
+    detail::update_trace_hint(s);
   }
   trace_scope(const trace_scope&) = delete;
   trace_scope& operator=(const trace_scope&) = delete;
@@ -110,6 +139,7 @@ class trace_scope {
     std::lock_guard<std::mutex> lock(s.mutex);
     std::erase_if(s.hooks, [this](const auto& e) { return e.first == id_; });
     s.active = !s.hooks.empty();
+    detail::update_trace_hint(s);
   }
   /// The passes recorded so far.
   std::vector<pass_record> passes() const {

@@ -126,7 +126,7 @@ struct map_node {
 
 /// Visit every leaf of a node (memory, generator, scalar), depth first.
 template <class Node, class V>
-void for_each_leaf(const Node& n, V&& v) {
+SINTER_FORCEINLINE void for_each_leaf(const Node& n, V&& v) {
   if constexpr (requires { n.args; }) {
     for_each(n.args, [&](const auto& child) { for_each_leaf(child, v); });
   } else {

@@ -49,7 +49,7 @@ SINTER_HD SINTER_FORCEINLINE constexpr pack<std::decay_t<H>, std::decay_t<T>...>
 
 /// Apply f to every element of a pack, in order.
 template <class F, class... T>
-void for_each(const pack<T...>& p, F&& f) {
+SINTER_FORCEINLINE void for_each(const pack<T...>& p, F&& f) {
   if constexpr (sizeof...(T) > 0) {
     f(p.head);
     for_each(p.tail, f);

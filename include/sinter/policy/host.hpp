@@ -1,6 +1,7 @@
 #pragma once
 /// \file host.hpp
 /// sinter::host: data in host memory, each pass one single-threaded loop.
+#include <limits>
 #include <string>
 
 #include "../core/twin_nodes.hpp"
@@ -75,6 +76,19 @@ const char* run_serial(const memory_leaf<T, R>& out, const Node& bound) {
   }
 }
 
+/// Whether a pass of `out = bound` can run as one store_range in assign's
+/// caller (evaluate.hpp): rank >= 1, fewer than `limit` elements, both sides
+/// contiguous, not streamed, no repeated subexpression to merge.
+template <class T, std::size_t R, class Node>
+SINTER_FORCEINLINE bool inline_pass_ok(const memory_leaf<T, R>& out, const Node& bound, index_t limit) {
+  if constexpr (R == 0 || has_twins_v<Node>) {
+    return false;
+  } else {
+    const index_t n = shape_size(out.shape);
+    return n < limit && out.unit() && bound.unit() && !use_streaming(static_cast<std::size_t>(n) * sizeof(T));
+  }
+}
+
 template <>
 struct backend<host> {
   static constexpr bool host_accessible = true;
@@ -92,6 +106,16 @@ struct backend<host> {
     }
     const char* path = run_serial(out, bound);
     if (detail) *detail = path;
+  }
+  /// assign's inline path (evaluate.hpp): whether it takes `out = bound`,
+  /// and the pass itself, a contiguous loop on the calling thread.
+  template <class T, std::size_t R, class Node>
+  static SINTER_FORCEINLINE bool inline_ok(const memory_leaf<T, R>& out, const Node& bound) {
+    return inline_pass_ok(out, bound, std::numeric_limits<index_t>::max());
+  }
+  template <class T, std::size_t R, class Node>
+  static SINTER_FORCEINLINE void run_inline(const memory_leaf<T, R>& out, const Node& bound) {
+    run_linear(out.ptr, bound, 0, shape_size(out.shape));
   }
 };
 

@@ -40,17 +40,33 @@ inline std::size_t last_level_cache_bytes() noexcept {
   return bytes > 0 ? static_cast<std::size_t>(bytes) : std::size_t{32} << 20;
 }
 
-inline std::atomic<std::size_t>& streaming_threshold_ref() noexcept {
-  static std::atomic<std::size_t> t = [] {
-    // getenv is only racy against setenv; this runs once.
-    if (const char* env = std::getenv("SINTER_STREAMING_THRESHOLD")) {  // NOLINT(concurrency-mt-unsafe)
-      char* end = nullptr;
-      const unsigned long long v = std::strtoull(env, &end, 10);
-      if (end != env && *end == '\0') return static_cast<std::size_t>(v);
-    }
-    return last_level_cache_bytes() / 2;
-  }();
-  return t;
+/// The streaming threshold in bytes, read by every host pass without a
+/// call (a constant-initialised atomic; a call on a small pass's path makes
+/// GCC spill the node tree around it and reload it with wider loads, which
+/// stall store forwarding). `threshold_unset` until first read.
+inline constexpr std::size_t threshold_unset = SIZE_MAX;
+inline std::atomic<std::size_t> streaming_threshold_bytes{threshold_unset};
+
+/// The default threshold: SINTER_STREAMING_THRESHOLD, else half the
+/// last-level cache.
+inline std::size_t default_streaming_threshold() noexcept {
+  // getenv is only racy against setenv; this runs once per process, or a
+  // few times if threads race to the first pass (same answer each time).
+  if (const char* env = std::getenv("SINTER_STREAMING_THRESHOLD")) {  // NOLINT(concurrency-mt-unsafe)
+    char* end = nullptr;
+    const unsigned long long v = std::strtoull(env, &end, 10);
+    if (end != env && *end == '\0')
+      return static_cast<std::size_t>(v) < threshold_unset ? static_cast<std::size_t>(v) : threshold_unset - 1;
+  }
+  return last_level_cache_bytes() / 2;
+}
+
+/// First read: install the default unless set_streaming_threshold came first.
+SINTER_NOINLINE std::size_t init_streaming_threshold() noexcept {
+  std::size_t expected = threshold_unset;
+  const std::size_t t = default_streaming_threshold();
+  if (streaming_threshold_bytes.compare_exchange_strong(expected, t, std::memory_order_relaxed)) return t;
+  return expected;
 }
 
 }  // namespace detail
@@ -60,11 +76,14 @@ inline std::atomic<std::size_t>& streaming_threshold_ref() noexcept {
 /// cache, or the SINTER_STREAMING_THRESHOLD environment variable (bytes).
 /// `sinter::set_streaming_threshold(SIZE_MAX)` turns streaming off.
 inline std::size_t streaming_threshold() noexcept {
-  return detail::streaming_threshold_ref().load(std::memory_order_relaxed);
+  const std::size_t t = detail::streaming_threshold_bytes.load(std::memory_order_relaxed);
+  return t != detail::threshold_unset ? t : detail::init_streaming_threshold();
 }
 /// Set the byte count from which host passes use streaming stores.
 inline void set_streaming_threshold(std::size_t bytes) noexcept {
-  detail::streaming_threshold_ref().store(bytes, std::memory_order_relaxed);
+  // SIZE_MAX - 1 streams nothing either: no pass writes that many bytes.
+  detail::streaming_threshold_bytes.store(bytes < detail::threshold_unset ? bytes : detail::threshold_unset - 1,
+                                          std::memory_order_relaxed);
 }
 
 namespace detail {

@@ -72,6 +72,16 @@ struct backend<par> {
     }
     run_parallel(out, bound, detail);
   }
+  /// assign's inline path (evaluate.hpp): passes that run_parallel would
+  /// run on the calling thread anyway, fewer than 2 * par_grain elements.
+  template <class T, std::size_t R, class Node>
+  static SINTER_FORCEINLINE bool inline_ok(const memory_leaf<T, R>& out, const Node& bound) {
+    return inline_pass_ok(out, bound, 2 * par_grain);
+  }
+  template <class T, std::size_t R, class Node>
+  static SINTER_FORCEINLINE void run_inline(const memory_leaf<T, R>& out, const Node& bound) {
+    run_linear(out.ptr, bound, 0, shape_size(out.shape));
+  }
 };
 
 }  // namespace detail

@@ -102,7 +102,7 @@ namespace detail {
 
 /// Turn any operand into an expr (moving rvalue arrays into a keep-alive).
 template <class X>
-auto as_expr(X&& x) {
+SINTER_FORCEINLINE auto as_expr(X&& x) {
   using D = std::remove_cvref_t<X>;
   if constexpr (is_expr_v<D>) {
     return D(std::forward<X>(x));
@@ -121,7 +121,7 @@ using expr_of_t = decltype(as_expr(std::declval<X>()));
 /// as_expr for operator operands: an expression is passed on by reference
 /// (its node tree is copied once, into the new node, not at every step).
 template <class X>
-decltype(auto) as_operand(X&& x) {
+SINTER_FORCEINLINE decltype(auto) as_operand(X&& x) {
   if constexpr (is_expr_v<std::remove_cvref_t<X>>) return std::forward<X>(x);
   else return as_expr(std::forward<X>(x));
 }
@@ -149,7 +149,7 @@ using strong_type_t = typename strong_fold<void, E...>::type;
 /// A C++ scalar joins arrays of type S as weak_promote_t<S, X>; an integer
 /// scalar that does not fit is an error (as NumPy 2's OverflowError).
 template <class S, class E>
-decltype(auto) resolve_scalar(E&& e) {
+SINTER_FORCEINLINE decltype(auto) resolve_scalar(E&& e) {
   using D = std::remove_cvref_t<E>;
   if constexpr (is_scalar_expr<D>::value && !std::is_void_v<S>) {
     using X = typename D::value_type;
@@ -176,7 +176,7 @@ SINTER_FORCEINLINE auto broadcast_all(const char* what, const extents<RA>& a, co
 }
 
 template <std::size_t N, class... E>
-std::array<std::shared_ptr<const void>, N> concat_keep(const E&... e) {
+SINTER_FORCEINLINE std::array<std::shared_ptr<const void>, N> concat_keep(const E&... e) {
   std::array<std::shared_ptr<const void>, N> out;
   std::size_t i = 0;
   ((std::copy(e.keep().begin(), e.keep().end(), out.begin() + static_cast<std::ptrdiff_t>(i)),
@@ -186,7 +186,7 @@ std::array<std::shared_ptr<const void>, N> concat_keep(const E&... e) {
 }
 
 template <class F, class... E>
-auto make_map_resolved(const char* name, F f, E&&... e) {
+SINTER_FORCEINLINE auto make_map_resolved(const char* name, F f, E&&... e) {
   using P = common_policy_t<typename std::remove_cvref_t<E>::policy_type...>;
   constexpr std::size_t K = (std::size_t{0} + ... + std::remove_cvref_t<E>::keep_count());
   using node = map_node<F, typename std::remove_cvref_t<E>::node_type...>;
@@ -196,9 +196,12 @@ auto make_map_resolved(const char* name, F f, E&&... e) {
 
 /// Build the map node `f(x...)`: operands converted, scalars resolved
 /// against the array operands' type, shapes broadcast (shape_error naming the
-/// operation), policies joined (mixing two is a compile error).
+/// operation), policies joined (mixing two is a compile error). Forced
+/// inline, with the helpers above, so the node is built in the caller's
+/// registers: returned out of line, it was read back with wider loads than
+/// it was written with (a store-forwarding stall per operator).
 template <class F, class... X>
-auto make_map(const char* name, F f, X&&... x) {
+SINTER_FORCEINLINE auto make_map(const char* name, F f, X&&... x) {
   using S = strong_type_t<expr_of_t<X&&>...>;
   return make_map_resolved(name, f, resolve_scalar<S>(as_operand(std::forward<X>(x)))...);
 }

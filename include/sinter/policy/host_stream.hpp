@@ -75,7 +75,7 @@ SINTER_NOINLINE std::size_t init_streaming_threshold() noexcept {
 /// streaming stores (bypassing the cache). Default: half the last-level
 /// cache, or the SINTER_STREAMING_THRESHOLD environment variable (bytes).
 /// `sinter::set_streaming_threshold(SIZE_MAX)` turns streaming off.
-inline std::size_t streaming_threshold() noexcept {
+SINTER_FORCEINLINE std::size_t streaming_threshold() noexcept {
   const std::size_t t = detail::streaming_threshold_bytes.load(std::memory_order_relaxed);
   return t != detail::threshold_unset ? t : detail::init_streaming_threshold();
 }
@@ -89,7 +89,7 @@ inline void set_streaming_threshold(std::size_t bytes) noexcept {
 namespace detail {
 
 /// Whether a pass writing `bytes` to memory should stream.
-inline bool use_streaming(std::size_t bytes) noexcept {
+SINTER_FORCEINLINE bool use_streaming(std::size_t bytes) noexcept {
   return SINTER_HAS_STREAM_STORES && bytes >= streaming_threshold();
 }
 

@@ -8,7 +8,10 @@
 /// output's shape (broadcast dimensions get stride 0). Then a *cursor* walks
 /// it: `linear()` when the leaf is contiguous in the output's row-major order
 /// (unit stride, known at compile time, so loops vectorise), `row(idx)` for one
-/// innermost row of a strided or broadcast traversal.
+/// innermost row of a strided or broadcast traversal, and `step_row<K>(idx)`
+/// for one such row when every leaf reads it at the same stride K, known at
+/// compile time (K = 2, a step-2 slice: compilers vectorise it with loads
+/// and shuffles instead of gathers).
 #include <cstddef>
 #include <cstring>
 #include <string>
@@ -37,6 +40,13 @@ SINTER_HD constexpr bool is_row_major(const extents<R>& shape, const extents<R>&
     expect *= shape[d];
   }
   return true;
+}
+
+/// Whether the innermost axis has stride k (or at most one element).
+template <std::size_t R>
+SINTER_HD constexpr bool inner_step_is(const extents<R>& shape, const extents<R>& strides, index_t k) {
+  if constexpr (R == 0) return true;
+  else return shape[R - 1] <= 1 || strides[R - 1] == k;
 }
 
 /// Whether axes d and d+1 of a strided layout can be traversed as one axis.
@@ -122,6 +132,13 @@ struct unit_cursor {
   }
 };
 
+/// Cursor over one row at a compile-time stride K: element j is p[j * K].
+template <class T, index_t K>
+struct step_cursor {
+  T* p;
+  SINTER_HD SINTER_FORCEINLINE std::remove_const_t<T> load(index_t j) const { return p[j * K]; }
+};
+
 /// Cursor over one strided row: element j is p[j * s].
 template <class T>
 struct stride_cursor {
@@ -156,6 +173,12 @@ struct memory_leaf {
     return m;
   }
   SINTER_HD unit_cursor<T> linear() const { return {ptr}; }
+  /// Whether every row has stride k (step_row<k> applies).
+  SINTER_HD bool rows_step_is(index_t k) const { return inner_step_is(shape, strides, k); }
+  template <index_t K>
+  SINTER_HD step_cursor<T, K> step_row(const extents<R>& idx) const {
+    return {ptr + row_offset(idx, strides)};
+  }
   SINTER_HD stride_cursor<T> row(const extents<R>& idx) const {
     if constexpr (R == 0) return {ptr, 0};
     else return {ptr + row_offset(idx, strides), strides[R - 1]};
@@ -176,6 +199,14 @@ struct gen_unit_cursor {
     for (int k = 0; k < W; ++k) out.v[k] = gen(base + i + k);
     return out;
   }
+};
+
+/// Cursor over a generator along a row at compile-time stride K.
+template <class G, index_t K>
+struct gen_step_cursor {
+  G gen;
+  index_t base;
+  SINTER_HD SINTER_FORCEINLINE typename G::value_type load(index_t j) const { return gen(base + j * K); }
 };
 
 /// Cursor over a generator along a strided row.
@@ -218,6 +249,11 @@ struct gen_leaf {
     return m;
   }
   SINTER_HD gen_unit_cursor<G> linear() const { return {gen, base}; }
+  SINTER_HD bool rows_step_is(index_t k) const { return inner_step_is(shape, strides, k); }
+  template <index_t K>
+  SINTER_HD gen_step_cursor<G, K> step_row(const extents<R>& idx) const {
+    return {gen, base + row_offset(idx, strides)};
+  }
   SINTER_HD gen_stride_cursor<G> row(const extents<R>& idx) const {
     if constexpr (R == 0) return {gen, base, 0};
     else return {gen, base + row_offset(idx, strides), strides[R - 1]};
@@ -240,6 +276,9 @@ struct scalar_leaf {
   template <std::size_t RO>
   SINTER_HD scalar_leaf permuted(const extents<RO>&) const { return *this; }
   SINTER_HD scalar_leaf linear() const { return *this; }
+  SINTER_HD bool rows_step_is(index_t) const { return true; }
+  template <index_t K, std::size_t RO>
+  SINTER_HD scalar_leaf step_row(const extents<RO>&) const { return *this; }
   template <std::size_t RO>
   SINTER_HD scalar_leaf row(const extents<RO>&) const { return *this; }
   SINTER_HD SINTER_FORCEINLINE T load(index_t) const { return value; }

@@ -114,6 +114,23 @@ struct map_node {
   }
   SINTER_HD auto linear() const { return linear_impl(std::index_sequence_for<A...>{}); }
 
+  template <std::size_t... I>
+  SINTER_HD bool rows_step_is_impl(index_t k, std::index_sequence<I...>) const {
+    return (true && ... && get<I>(args).rows_step_is(k));
+  }
+  /// Whether every leaf's rows have stride k (step_row<k> applies).
+  SINTER_HD bool rows_step_is(index_t k) const { return rows_step_is_impl(k, std::index_sequence_for<A...>{}); }
+  template <index_t K, std::size_t RO, std::size_t... I>
+  SINTER_HD auto step_row_impl(const extents<RO>& idx, std::index_sequence<I...>) const {
+    return map_cursor<F, decltype(get<I>(args).template step_row<K>(idx))...>{
+        f, make_pack(get<I>(args).template step_row<K>(idx)...)};
+  }
+  /// Cursor over the row at outer index idx, every leaf read at stride K.
+  template <index_t K, std::size_t RO>
+  SINTER_HD auto step_row(const extents<RO>& idx) const {
+    return step_row_impl<K>(idx, std::index_sequence_for<A...>{});
+  }
+
   template <std::size_t RO, std::size_t... I>
   SINTER_HD auto row_impl(const extents<RO>& idx, std::index_sequence<I...>) const {
     return map_cursor<F, decltype(get<I>(args).row(idx))...>{f, make_pack(get<I>(args).row(idx)...)};

@@ -27,21 +27,28 @@ bool streams_rows(const memory_leaf<T, R>& out) {
 
 /// How a host pass of rank >= 1 runs, chosen once per pass: contiguous or
 /// by rows, with streaming stores when the output is large (host_stream.hpp).
-/// The names are the trace's.
+/// `step2`: a row pass, not streamed, whose output rows are contiguous and
+/// whose every leaf reads its rows at stride 2 (`a[::2] * 2 + b[1::2]`;
+/// scalars go with anything, but not scalars alone): the loop knows the
+/// stride at compile time and loads and shuffles instead of gathering. The
+/// names are the trace's.
 struct host_path {
   bool contiguous;
   bool stream;
+  bool step2;
   const char* name() const {
-    return contiguous ? (stream ? "contiguous streaming" : "contiguous")
-                      : (stream ? "strided streaming" : "strided");
+    if (contiguous) return stream ? "contiguous streaming" : "contiguous";
+    if (step2) return "strided (step 2)";
+    return stream ? "strided streaming" : "strided";
   }
 };
 
 template <class T, std::size_t R, class Node>
 host_path choose_host_path(const memory_leaf<T, R>& out, const Node& bound, index_t n) {
   const bool stream = use_streaming(static_cast<std::size_t>(n) * sizeof(T));
-  if (out.unit() && bound.unit()) return {true, stream};
-  return {false, stream && streams_rows(out)};
+  if (out.unit() && bound.unit()) return {true, stream, false};
+  if (stream) return {false, streams_rows(out), false};
+  return {false, false, out.rows_step_is(1) && bound.rows_step_is(2) && !bound.rows_step_is(1)};
 }
 
 /// Flat positions [b, e) of the pass `out = bound` along `path`; host runs
@@ -54,9 +61,11 @@ SINTER_FORCEINLINE void run_host_range(host_path path, const memory_leaf<T, R>& 
   if (path.contiguous) {
     if (path.stream) run_linear_streaming(out.ptr, bound, b, e);
     else run_linear(out.ptr, bound, b, e);
+  } else if (path.step2) {
+    run_rows<2>(out, bound, b, e);
   } else {
     if (path.stream) run_rows_streaming(out, bound, b, e);
-    else run_rows(out, bound, b, e);
+    else run_rows<0>(out, bound, b, e);
   }
 }
 

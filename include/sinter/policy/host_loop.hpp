@@ -50,10 +50,11 @@ void run_linear(T* out, const Node& node, index_t begin, index_t end) {
 /// Calls f(o, c, j0, j1) for each piece of row covering the flat positions
 /// [s, e) of a strided pass (row-major over out.shape; a row is the
 /// innermost dimension): o is the row's output pointer, c the node's row
-/// cursor, [j0, j1) the columns. The range may start and end inside a row,
+/// cursor (`step_row<K>` when K > 0: every leaf's rows at stride K, else
+/// `row`), [j0, j1) the columns. The range may start and end inside a row,
 /// so par can split a pass with few, long rows (a 1-D strided view is one
 /// row). The outer index advances like an odometer: one div/mod per call.
-template <class T, std::size_t R, class Node, class F>
+template <index_t K, class T, std::size_t R, class Node, class F>
 void for_row_pieces(const memory_leaf<T, R>& out, const Node& node, index_t s, index_t e, F&& f) {
   static_assert(R >= 1);
   const index_t inner = out.shape[R - 1];
@@ -66,7 +67,8 @@ void for_row_pieces(const memory_leaf<T, R>& out, const Node& node, index_t s, i
   }
   for (index_t pos = s; pos < e;) {
     const index_t j1 = inner - j < e - pos ? inner : j + (e - pos);
-    f(out.ptr + row_offset(idx, out.strides), node.row(idx), j, j1);
+    if constexpr (K > 0) f(out.ptr + row_offset(idx, out.strides), node.template step_row<K>(idx), j, j1);
+    else f(out.ptr + row_offset(idx, out.strides), node.row(idx), j, j1);
     pos += j1 - j;
     j = 0;
     for (std::size_t d = R - 1; d-- > 0;) {
@@ -76,18 +78,25 @@ void for_row_pieces(const memory_leaf<T, R>& out, const Node& node, index_t s, i
   }
 }
 
-/// Flat positions [s, e) of a strided pass.
-template <class T, std::size_t R, class Node>
+/// Flat positions [s, e) of a strided pass. K > 0: the output's rows are
+/// contiguous and every leaf's rows have stride K (the caller checked), so
+/// each row runs a loop with that stride known at compile time (for K = 2,
+/// loads and shuffles instead of gathers); K = 0: run-time strides.
+template <index_t K, class T, std::size_t R, class Node>
 void run_rows(const memory_leaf<T, R>& out, const Node& node, index_t s, index_t e) {
-  const index_t os = out.strides[R - 1];
-  for_row_pieces(out, node, s, e, [os](T* o, const auto& c, index_t j0, index_t j1) {
-    if (os == 1) {
-      store_range(o, c, j0, j1);
-    } else {
-      SINTER_IVDEP
-      for (index_t j = j0; j < j1; ++j) o[j * os] = convert<T>(c.load(j));
-    }
-  });
+  if constexpr (K > 0) {
+    for_row_pieces<K>(out, node, s, e, [](T* o, const auto& c, index_t j0, index_t j1) { store_range(o, c, j0, j1); });
+  } else {
+    const index_t os = out.strides[R - 1];
+    for_row_pieces<0>(out, node, s, e, [os](T* o, const auto& c, index_t j0, index_t j1) {
+      if (os == 1) {
+        store_range(o, c, j0, j1);
+      } else {
+        SINTER_IVDEP
+        for (index_t j = j0; j < j1; ++j) o[j * os] = convert<T>(c.load(j));
+      }
+    });
+  }
 }
 
 }  // namespace sinter::detail

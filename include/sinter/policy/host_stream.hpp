@@ -179,8 +179,8 @@ void run_linear_streaming(T* out, const Node& node, index_t begin, index_t end) 
 /// run_rows with streaming stores, for unit-stride output rows.
 template <class T, std::size_t R, class Node>
 void run_rows_streaming(const memory_leaf<T, R>& out, const Node& node, index_t s, index_t e) {
-  for_row_pieces(out, node, s, e,
-                 [](T* o, const auto& c, index_t j0, index_t j1) { stream_range(o, c, j0, j1); });
+  for_row_pieces<0>(out, node, s, e,
+                    [](T* o, const auto& c, index_t j0, index_t j1) { stream_range(o, c, j0, j1); });
   stream_fence();
 }
 

@@ -1,0 +1,172 @@
+// The step-2 row loop of host and par: when the output's rows are contiguous
+// and every leaf reads its rows at stride 2 (`a[::2] * 2 + b[1::2]`, a
+// step-2 slice of a generator, scalars), each row runs a loop with the
+// stride known at compile time (trace "strided (step 2)"); mixed strides,
+// other steps, a strided output, a column broadcast or scalars alone keep
+// the run-time-stride loop (trace "strided"). Checked against a
+// double-precision scalar loop on random data, at odd lengths (2, 15, 16,
+// 17, 1000, 1031, and 100003 so that par splits rows), views starting one
+// element in, and sentinels around every written element.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+#include <sinter/sinter.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "support/random.hpp"
+
+namespace st = sinter;
+
+namespace {
+
+template <class T>
+std::vector<T> random_values(std::size_t n, unsigned seed) {
+  return sinter_test::random_vector<T>(n, seed, T(-8), T(8));
+}
+
+// Within a few roundings of the double reference (values up to ~2100).
+template <class T>
+bool close(double got, double want) {
+  return std::abs(got - want) <= 8 * static_cast<double>(std::numeric_limits<T>::epsilon()) * (std::abs(want) + 8);
+}
+
+std::string only_pass(const st::trace_scope& t) {
+  const auto p = t.passes();
+  REQUIRE(p.size() == 1);
+  return p[0].detail;
+}
+
+template <class P, class T>
+st::array<T, 1, P> filled(const std::vector<T>& v) {
+  st::array<T, 1, P> a({static_cast<st::index_t>(v.size())});
+  for (std::size_t i = 0; i < v.size(); ++i) a(static_cast<st::index_t>(i)) = v[i];
+  return a;
+}
+
+}  // namespace
+
+#define SINTER_STEP2_TYPES \
+  std::pair<st::host, float>, std::pair<st::host, double>, std::pair<st::par, float>, std::pair<st::par, double>
+
+TEST_CASE_TEMPLATE("step 2: a[::2] * 2 + b[1::2] into a contiguous output", PT, SINTER_STEP2_TYPES) {
+  using P = typename PT::first_type;
+  using T = typename PT::second_type;
+  for (const st::index_t n : {2, 15, 16, 17, 1000, 1031, 100003}) {
+    const auto va = random_values<T>(static_cast<std::size_t>(2 * n + 1), 41);
+    const auto vb = random_values<T>(static_cast<std::size_t>(2 * n + 1), 42);
+    const auto a = filled<P>(va), b = filled<P>(vb);
+    st::array<T, 1, P> buf({n + 2});
+    buf = T(-5);
+    auto out = buf(st::slice(1, n + 1));  // one element in
+    st::trace_scope t;
+    out = a(st::slice(1, st::end, 2)) * T(2) + b(st::slice(0, 2 * n, 2));
+    const std::string detail = only_pass(t);
+    CHECK_MESSAGE(detail.find("strided (step 2)") == 0, detail);
+    st::index_t bad = 0;
+    if (buf(0) != T(-5) || buf(n + 1) != T(-5)) ++bad;
+    for (st::index_t i = 0; i < n; ++i) {
+      const double want = static_cast<double>(va[static_cast<std::size_t>(2 * i + 1)]) * 2 +
+                          static_cast<double>(vb[static_cast<std::size_t>(2 * i)]);
+      if (!close<T>(static_cast<double>(buf(i + 1)), want)) ++bad;
+    }
+    CHECK_MESSAGE(bad == 0, "n = " << n << ": " << bad << " wrong elements");
+  }
+}
+
+TEST_CASE_TEMPLATE("step 2: matrix columns, a step-2 generator and a scalar into a sliced output", PT,
+                   SINTER_STEP2_TYPES) {
+  using P = typename PT::first_type;
+  using T = typename PT::second_type;
+  for (const st::index_t cols : {2, 17, 1031})
+    for (const st::index_t rows : {2, 7}) {
+      const st::index_t pitch = 2 * cols + 1;
+      const auto vm = random_values<T>(static_cast<std::size_t>(rows * pitch), 43);
+      st::array<T, 2, P> m({rows, pitch}), buf({rows, cols + 3});
+      for (st::index_t i = 0; i < rows; ++i)
+        for (st::index_t j = 0; j < pitch; ++j) m(i, j) = vm[static_cast<std::size_t>(i * pitch + j)];
+      buf = T(-5);
+      st::trace_scope t;
+      // m's odd columns, 0, 2, 4, ... from arange, over rows cols + 3 apart.
+      buf(st::all, st::slice(1, cols + 1)) =
+          m(st::all, st::slice(1, st::end, 2)) * T(0.5) - st::arange<T>(2 * cols)(st::slice(0, st::end, 2)) * T(0.125) +
+          T(1);
+      const std::string detail = only_pass(t);
+      CHECK_MESSAGE(detail.find("strided (step 2)") == 0, detail);
+      st::index_t bad = 0;
+      for (st::index_t i = 0; i < rows; ++i) {
+        if (buf(i, 0) != T(-5) || buf(i, cols + 1) != T(-5) || buf(i, cols + 2) != T(-5)) ++bad;
+        for (st::index_t j = 0; j < cols; ++j) {
+          const double want = static_cast<double>(vm[static_cast<std::size_t>(i * pitch + 2 * j + 1)]) * 0.5 -
+                              static_cast<double>(2 * j) * 0.125 + 1;
+          if (!close<T>(static_cast<double>(buf(i, j + 1)), want)) ++bad;
+        }
+      }
+      CHECK_MESSAGE(bad == 0, rows << " x " << cols << ": " << bad << " wrong elements");
+    }
+}
+
+TEST_CASE_TEMPLATE("step 2: mixed strides, step 3, reversed, strided output, column broadcast keep the strided loop",
+                   PT, SINTER_STEP2_TYPES) {
+  using P = typename PT::first_type;
+  using T = typename PT::second_type;
+  const st::index_t n = 1031;
+  const auto va = random_values<T>(static_cast<std::size_t>(3 * n), 44);
+  const auto vc = random_values<T>(static_cast<std::size_t>(n), 45);
+  const auto a = filled<P>(va), c = filled<P>(vc);
+  const auto at = [&](st::index_t i) { return static_cast<double>(va[static_cast<std::size_t>(i)]); };
+  const auto ct = [&](st::index_t i) { return static_cast<double>(vc[static_cast<std::size_t>(i)]); };
+  st::array<T, 1, P> out({n}), wide({2 * n});
+  for (int which = 0; which < 4; ++which) {
+    out = T(-5);
+    wide = T(-5);
+    st::trace_scope t;
+    if (which == 0) out = a(st::slice(0, 2 * n, 2)) + c;          // strides 2 and 1
+    if (which == 1) out = a(st::slice(0, st::end, 3)) * T(2);     // step 3
+    if (which == 2) out = a(st::slice(2 * n - 2, st::none, -2));  // step -2
+    if (which == 3) wide(st::slice(0, st::end, 2)) = a(st::slice(0, 2 * n, 2));  // output stride 2
+    const std::string detail = only_pass(t);
+    CHECK_MESSAGE(detail.find("strided") == 0, which << ": " << detail);
+    CHECK_MESSAGE(detail.find("step 2") == std::string::npos, which << ": " << detail);
+    st::index_t bad = 0;
+    for (st::index_t i = 0; i < n; ++i) {
+      double want = 0, got = 0;
+      if (which == 0) want = at(2 * i) + ct(i), got = static_cast<double>(out(i));
+      if (which == 1) want = at(3 * i) * 2, got = static_cast<double>(out(i));
+      if (which == 2) want = at(2 * n - 2 - 2 * i), got = static_cast<double>(out(i));
+      if (which == 3) {
+        want = at(2 * i), got = static_cast<double>(wide(2 * i));
+        if (wide(2 * i + 1) != T(-5)) ++bad;
+      }
+      if (!close<T>(got, want)) ++bad;
+    }
+    CHECK_MESSAGE(bad == 0, which << ": " << bad << " wrong elements");
+  }
+  // A column broadcast over step-2 columns (the column's rows have stride
+  // 0), and a scalar alone into rows cols + 2 apart.
+  const st::index_t rows = 5, cols = 17;
+  const auto vm = random_values<T>(static_cast<std::size_t>(rows * 2 * cols), 46);
+  st::array<T, 2, P> m({rows, 2 * cols}), o2({rows, cols}), o3({rows, cols + 2});
+  for (st::index_t i = 0; i < rows * 2 * cols; ++i) m.data()[i] = vm[static_cast<std::size_t>(i)];
+  o3 = T(-5);
+  for (const bool scalar : {false, true}) {
+    st::trace_scope t;
+    if (scalar) o3(st::all, st::slice(1, cols + 1)) = T(3);
+    else o2 = m(st::all, st::slice(0, st::end, 2)) - c(st::slice(0, rows))(st::all, st::newaxis);
+    const std::string detail = only_pass(t);
+    CHECK_MESSAGE(detail.find("strided") == 0, detail);
+    CHECK_MESSAGE(detail.find("step 2") == std::string::npos, detail);
+  }
+  st::index_t bad = 0;
+  for (st::index_t i = 0; i < rows; ++i) {
+    if (o3(i, 0) != T(-5) || o3(i, cols + 1) != T(-5)) ++bad;
+    for (st::index_t j = 0; j < cols; ++j) {
+      const double want = static_cast<double>(vm[static_cast<std::size_t>(i * 2 * cols + 2 * j)]) - ct(i);
+      if (!close<T>(static_cast<double>(o2(i, j)), want)) ++bad;
+      if (o3(i, j + 1) != T(3)) ++bad;
+    }
+  }
+  CHECK_MESSAGE(bad == 0, "column broadcast and scalar: " << bad << " wrong elements");
+}

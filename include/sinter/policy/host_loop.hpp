@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "../core/leaf.hpp"
+#include "host_simd.hpp"
 
 namespace sinter::detail {
 
@@ -35,10 +36,16 @@ SINTER_HD SINTER_FORCEINLINE T convert(V v) {
 /// it out of line when the body is large).
 /// ivdep: an operand may alias the output only with the same index mapping
 /// (evaluate.hpp guarantees it), so iterations are independent.
+/// A cursor that calls exp, tanh or sqrt runs the explicit vector loop of
+/// host_simd.hpp instead, where it has one (the same values).
 template <class T, class Cursor>
 void store_range(T* o, const Cursor& c, index_t lo, index_t hi) {
-  SINTER_IVDEP
-  for (index_t i = lo; i < hi; ++i) o[i] = convert<T>(c.load(i));
+  if constexpr (simd::applies_v<T, Cursor>) {
+    simd::store_range(o, c, lo, hi);
+  } else {
+    SINTER_IVDEP
+    for (index_t i = lo; i < hi; ++i) o[i] = convert<T>(c.load(i));
+  }
 }
 
 /// out[i] = node[i] for i in [begin, end), every operand contiguous.

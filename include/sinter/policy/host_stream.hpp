@@ -161,8 +161,15 @@ void stream_range(T* o, const Cursor& c, index_t lo, index_t hi) {
   i += head;
   alignas(64) T buf[block];
   for (; hi - i >= block; i += block) {
-    SINTER_IVDEP
-    for (index_t j = 0; j < block; ++j) buf[j] = convert<T>(c.load(i + j));
+    if constexpr (simd::applies_v<T, Cursor>) {
+      for (index_t j = 0; j < block; j += simd::width<T>) {
+        const auto v = simd::eval<Cursor, T>::load(c, i + j);
+        std::memcpy(buf + j, &v, sizeof v);
+      }
+    } else {
+      SINTER_IVDEP
+      for (index_t j = 0; j < block; ++j) buf[j] = convert<T>(c.load(i + j));
+    }
     stream_copy(o + i, buf, sizeof(buf));
     keep_block(buf);
   }

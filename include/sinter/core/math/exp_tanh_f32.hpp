@@ -26,7 +26,7 @@
 
 namespace sinter::detail::math::impl {
 
-/// The kernels on one float: exp_f32.inl, then tanh.
+/// The kernels on one float: exp_f32.inl (exp and tanh).
 namespace lane_f32 {
 using V = float;
 using U = std::uint32_t;
@@ -44,32 +44,6 @@ SINTER_DETAIL_LANE_FN V exp_scale(V p, V kt, V xc);
 #include "exp_f32.inl"
 SINTER_DETAIL_LANE_FN V exp_scale(V p, V kt, V xc) { return exp_f_scale(p, kt, xc); }
 
-/// tanh for float: a + a^3 P(a^2) below 0.625 (P a degree-4 minimax fit made
-/// for sinter, relative error 8.6e-9 with float coefficients), 1 - 2 / (e^2a
-/// + 1) above with e^2a from exp_f_reduced (|a| clamped to 10, where tanh
-/// rounds to 1 in float). Max error 1.35 ulp over every float; NaN kept.
-SINTER_DETAIL_LANE_FN V tanh_f(V x) {
-  const U sign = bits(x) & 0x80000000u;
-  const V a = from(bits(x) & 0x7fffffffu);
-  const V z = a * a;
-  V q = fma(c(-0x1.75e1c4p-8f), z, c(0x1.52269ap-6f));
-  q = fma(q, z, c(-0x1.b83c5ap-5f));
-  q = fma(q, z, c(0x1.110726p-3f));
-  q = fma(q, z, c(-0x1.555532p-2f));
-  const V small = fma(a * z, q, a);
-  const V ac = vmin(c(10.0f), a);  // NaN passes
-  V kt;
-  const V p = exp_f_reduced(2.0f * ac, kt);
-  // 2^k with k in [0, 29] is a normal float; the product keeps a NaN a NaN
-#if SINTER_DETAIL_LANE_FMA
-  const V big = 1.0f - 2.0f / fma(p, from((bits(kt) << 23) + (127u << 23)), c(1.0f));
-#else
-  const V e = p * from((bits(kt) << 23) + (127u << 23));
-  const V big = 1.0f - 2.0f / (e + 1.0f);
-#endif
-  const V t = blend(lt(a, c(0.625f)), small, big);
-  return from((bits(t) & 0x7fffffffu) | sign);  // copysign(t, x)
-}
 #undef SINTER_DETAIL_LANE_FMA
 #undef SINTER_DETAIL_LANE_FN
 }  // namespace lane_f32

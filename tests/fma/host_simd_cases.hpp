@@ -1,0 +1,234 @@
+// The explicit vector loop of policy/host_simd.hpp, included by
+// test_host_simd_v3.cpp (AVX2 + FMA) and test_host_simd_v4.cpp (AVX-512):
+// which passes take it (checked at compile time, so a broken dispatch fails
+// the build of this file), and that every pass gives the bits of a scalar
+// loop over the same operations (impl::exp_f and impl::tanh_f, the scalar
+// kernels) and lies near a double-precision reference, at odd lengths,
+// misaligned starts, in place, streamed, on par's split chunks, row by row
+// over a 2-D view, with sentinels after the last element (the masked tail
+// must not write past it).
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <utility>
+#include <sinter/sinter.hpp>
+#include <vector>
+
+#include "support/random.hpp"
+#include "support/streaming.hpp"
+
+#ifndef SINTER_SIMD_CASE
+#error "define SINTER_SIMD_CASE(name) before including host_simd_cases.hpp"
+#endif
+#if !SINTER_HOST_SIMD
+#error "tests/fma/host_simd_cases.hpp: compile for AVX2 + FMA or AVX-512 (SINTER_HOST_SIMD)"
+#endif
+
+namespace {
+
+namespace st = sinter;
+namespace sd = sinter::detail;
+namespace mi = sinter::detail::math::impl;
+
+// ---- which passes take the loop (compile time) -----------------------------
+
+template <class T, class E>
+constexpr bool takes_simd_v = sd::simd::applies_v<
+    T, decltype(std::declval<const E&>().node().bind(std::declval<const E&>().shape()).linear())>;
+#define TAKES_SIMD(T, ...) takes_simd_v<T, decltype(__VA_ARGS__)>
+
+const std::vector<float> fa(8, 1.0f), fb(8, 2.0f);
+const std::vector<double> da(8, 1.0), db(8, 2.0);
+const st::view<const float, 1> va(fa.data(), {8}), vb(fb.data(), {8});
+const st::view<const double, 1> wa(da.data(), {8}), wb(db.data(), {8});
+const std::vector<int> ia(8, 1);
+const st::view<const int, 1> vi(ia.data(), {8});
+
+// A call (exp, tanh, sqrt) with every node vectorisable: the loop.
+static_assert(TAKES_SIMD(float, st::exp(va + vb) * 2.0f));
+static_assert(TAKES_SIMD(float, st::tanh(va * 0.5f + vb) * va - st::sqrt(st::abs(va))));
+static_assert(TAKES_SIMD(double, st::sqrt(wa * wa + wb / 3.0)));
+static_assert(TAKES_SIMD(float, st::sqrt(va) * 2));  // an int scalar, converted to float
+static_assert(TAKES_SIMD(double, st::maximum(st::sqrt(wa), st::minimum(wa, wb)) - (-wb)));
+static_assert(TAKES_SIMD(float, st::exp(st::square(va))));
+// No call: GCC's own loop is as fast.
+static_assert(!TAKES_SIMD(float, va * 2.0f + vb));
+// Nodes without a vector form: double exp, a mixed-type operand, a cast.
+static_assert(!TAKES_SIMD(double, st::exp(wa)));
+static_assert(!TAKES_SIMD(double, st::sqrt(vi + wa)));
+static_assert(!TAKES_SIMD(float, st::sqrt(st::cast<float>(wa))));
+// The output type must be the expression's.
+static_assert(!TAKES_SIMD(double, st::exp(va)));
+
+// ---- values ------------------------------------------------------------------
+
+// Every kind of float: random bits, exp's and tanh's whole ranges, specials.
+std::vector<float> inputs(std::size_t n, unsigned seed) {
+  std::vector<float> v = sinter_test::random_vector<float>(n, seed, -12.0f, 12.0f);
+  std::uint64_t s = 0x9e3779b97f4a7c15ull ^ seed;
+  for (std::size_t i = 0; i < n; ++i) {
+    s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+    if (i % 5 == 1) {
+      const auto b = static_cast<std::uint32_t>(s >> 32);
+      std::memcpy(&v[i], &b, sizeof b);
+    } else if (i % 5 == 2) {
+      v[i] = static_cast<float>(-110.0 + 205.0 * (static_cast<double>(s >> 11) * 0x1p-53));
+    }
+  }
+  using L = std::numeric_limits<float>;
+  const float sp[] = {0.0f, -0.0f, 88.72284f, -103.97208f, L::infinity(), -L::infinity(),
+                      L::quiet_NaN(), L::denorm_min(), 0.625f, 10.0f};
+  for (std::size_t i = 0; i < sizeof sp / sizeof sp[0] && i * 3 < n; ++i) v[i * 3] = sp[i];
+  return v;
+}
+
+template <class T>
+bool same_bits(T a, T b) {
+  return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+// |got - want| within k ulps of float at want (NaN and infinities matched).
+bool near_f(float got, double want, double k) {
+  if (std::isnan(want)) return std::isnan(got);
+  if (std::isinf(want) || std::fabs(want) > std::numeric_limits<float>::max())
+    return std::isinf(got) && (got > 0) == (want > 0);
+  const double ulp = std::ldexp(1.0, std::max(std::ilogb(want), -126) - 23);
+  return std::fabs(static_cast<double>(got) - want) <= k * ulp;
+}
+
+// Lengths around the vector widths (8 and 16 floats, 4 and 8 doubles), primes, and longer.
+const std::size_t lengths[] = {0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 33, 61, 64, 100, 257, 1031, 4099};
+constexpr std::size_t guard = 20;  // sentinels after the output
+
+// out = exp(a + b) * 2 over [off, off + n) of buffers with sentinels after.
+template <class Policy>
+void check_exp_add(std::size_t off, std::size_t n, unsigned seed) {
+  const std::vector<float> a = inputs(off + n + guard, seed), b = inputs(off + n + guard, seed + 1);
+  std::vector<float> out(off + n + guard, 7.5f);
+  st::view<float, 1, Policy> o(out.data() + off, {static_cast<st::index_t>(n)});
+  const st::view<const float, 1, Policy> x(a.data() + off, {static_cast<st::index_t>(n)});
+  const st::view<const float, 1, Policy> y(b.data() + off, {static_cast<st::index_t>(n)});
+  o = st::exp(x + y) * 2.0f;
+  for (std::size_t i = 0; i < off + n + guard; ++i) {
+    if (i < off || i >= off + n) {
+      REQUIRE_MESSAGE(same_bits(out[i], 7.5f), "sentinel " << i << " written, n " << n << " off " << off);
+      continue;
+    }
+    const float s = a[i] + b[i];
+    const float want = mi::exp_f(s) * 2.0f;
+    REQUIRE_MESSAGE(same_bits(out[i], want), "i " << i - off << " n " << n << " x " << s << ": " << out[i]
+                                                   << " vs scalar " << want);
+    if (!std::isnan(s)) REQUIRE(near_f(out[i], std::exp(static_cast<double>(s)) * 2.0, 2.0));
+  }
+}
+
+SINTER_SIMD_CASE("float exp(a + b) * 2: the scalar kernel's bits at every length and offset") {
+  for (std::size_t off : {0, 1, 3})
+    for (std::size_t n : lengths) check_exp_add<st::host>(off, n, static_cast<unsigned>(n + 17 * off));
+}
+
+SINTER_SIMD_CASE("float tanh chain: bits of the scalar loop, near the double reference") {
+  for (std::size_t n : lengths) {
+    const std::size_t off = n % 3;
+    const std::vector<float> a = inputs(off + n, 3), b = inputs(off + n, 4);
+    const std::vector<float> c = sinter_test::random_vector<float>(off + n, 5, -2.0f, 2.0f);
+    std::vector<float> out(off + n + guard, -1.25f);
+    const auto len = static_cast<st::index_t>(n);
+    const st::view<const float, 1> x(a.data() + off, {len}), y(b.data() + off, {len}), z(c.data() + off, {len});
+    st::view<float, 1>(out.data() + off, {len}) = st::tanh(x * 0.5f + y) * z - st::sqrt(st::abs(x));
+    for (std::size_t i = off; i < off + n; ++i) {
+      const float t = a[i] * 0.5f + b[i];
+      const float want = mi::tanh_f(t) * c[i] - std::sqrt(std::fabs(a[i]));
+      REQUIRE_MESSAGE(same_bits(out[i], want), "i " << i << " n " << n << ": " << out[i] << " vs " << want);
+      const double ref = std::tanh(static_cast<double>(t)) * c[i] - std::sqrt(std::fabs(static_cast<double>(a[i])));
+      if (std::isfinite(ref) && std::fabs(ref) > 1e-3) CHECK(std::fabs(out[i] - ref) <= 1e-6 * (1 + std::fabs(ref)) * 8);
+    }
+    for (std::size_t i = off + n; i < out.size(); ++i) REQUIRE(same_bits(out[i], -1.25f));
+  }
+}
+
+SINTER_SIMD_CASE("double sqrt, minimum, maximum, divide, negative: exact against a scalar loop") {
+  using L = std::numeric_limits<double>;
+  for (std::size_t n : lengths) {
+    std::vector<double> a = sinter_test::random_vector<double>(n + 1, 11, -3.0, 9.0);
+    std::vector<double> b = sinter_test::random_vector<double>(n + 1, 12, -9.0, 3.0);
+    if (n > 4) a[2] = L::quiet_NaN(), b[3] = L::quiet_NaN(), a[4] = -0.0, b[4] = 0.0;
+    std::vector<double> out(n + 1 + guard, 3.5);
+    const auto len = static_cast<st::index_t>(n);
+    const st::view<const double, 1> x(a.data() + 1, {len}), y(b.data() + 1, {len});
+    st::view<double, 1>(out.data() + 1, {len}) =
+        st::maximum(st::sqrt(st::abs(x) * y * y), st::minimum(x, y)) / 3.0 - (-y);
+    for (std::size_t i = 1; i <= n; ++i) {
+      const double p = a[i], q = b[i];
+      const double mn = (p != p) | (q != q) ? p + q : (p < q ? p : q);
+      const double s = std::sqrt(std::fabs(p) * q * q);
+      const double mx = (s != s) | (mn != mn) ? s + mn : (s > mn ? s : mn);
+      const double want = mx / 3.0 - (-q);
+      REQUIRE_MESSAGE(same_bits(out[i], want), "i " << i << " n " << n << ": " << out[i] << " vs " << want);
+    }
+    REQUIRE(same_bits(out[0], 3.5));
+    for (std::size_t i = n + 1; i < out.size(); ++i) REQUIRE(same_bits(out[i], 3.5));
+  }
+}
+
+SINTER_SIMD_CASE("in place, a repeated square (twin pair), an integer scalar") {
+  for (std::size_t n : {std::size_t(0), std::size_t(5), std::size_t(16), std::size_t(1001)}) {
+    const std::vector<float> a0 = inputs(n, 21), b = inputs(n, 22);
+    std::vector<float> a = a0;
+    const auto len = static_cast<st::index_t>(n);
+    st::view<float, 1> x(a.data(), {len});
+    const st::view<const float, 1> y(b.data(), {len});
+    x = st::exp(x - y) * 3;  // in place; 3 is an int
+    for (std::size_t i = 0; i < n; ++i) REQUIRE(same_bits(a[i], mi::exp_f(a0[i] - b[i]) * 3.0f));
+    std::vector<float> out(n, 0.0f);
+    st::view<float, 1>(out.data(), {len}) = st::sqrt((y - 1.0f) * (y - 1.0f));
+    for (std::size_t i = 0; i < n; ++i) {
+      const float d = b[i] - 1.0f;
+      REQUIRE(same_bits(out[i], std::sqrt(d * d)));
+    }
+  }
+}
+
+SINTER_SIMD_CASE("streamed, on par's chunks, and row by row over a 2-D view") {
+  const std::size_t n = (std::size_t(1) << 17) + 13;  // above 2 * par_grain: par splits it
+  const std::vector<float> a = inputs(n + 1, 31), b = inputs(n + 1, 32);
+  std::vector<float> want(n);
+  for (std::size_t i = 0; i < n; ++i) want[i] = mi::exp_f(a[i + 1] + b[i + 1]) * 2.0f;
+  const auto len = static_cast<st::index_t>(n);
+  for (bool stream : {false, true}) {
+    const sinter_test::streaming_scope scope(stream);
+    std::vector<float> out(n + 1 + guard, 9.0f);
+    st::view<float, 1, st::par>(out.data() + 1, {len}) =
+        st::exp(st::view<const float, 1, st::par>(a.data() + 1, {len}) +
+                st::view<const float, 1, st::par>(b.data() + 1, {len})) *
+        2.0f;
+    std::vector<float> out_h(n + 1 + guard, 9.0f);
+    st::view<float, 1>(out_h.data() + 1, {len}) =
+        st::exp(st::view<const float, 1>(a.data() + 1, {len}) + st::view<const float, 1>(b.data() + 1, {len})) * 2.0f;
+    for (std::size_t i = 0; i < n; ++i) {
+      REQUIRE_MESSAGE(same_bits(out[i + 1], want[i]), "par, stream " << stream << ", i " << i);
+      REQUIRE_MESSAGE(same_bits(out_h[i + 1], want[i]), "host, stream " << stream << ", i " << i);
+    }
+    REQUIRE(same_bits(out[0], 9.0f));
+    for (std::size_t i = n + 1; i < out.size(); ++i) REQUIRE(same_bits(out[i], 9.0f));
+  }
+  // Rows of 37 of a 29 x 41 matrix (columns 3..39): each row a unit-stride
+  // piece with a masked tail; the columns around them must stay.
+  const st::index_t rows = 29, cols = 41;
+  const std::vector<float> m = inputs(static_cast<std::size_t>(rows * cols), 33);
+  std::vector<float> out(static_cast<std::size_t>(rows * cols), 4.0f);
+  st::view<float, 2> o(out.data(), {rows, cols});
+  const st::view<const float, 2> x(m.data(), {rows, cols});
+  o(st::all, st::slice(3, 40)) = st::tanh(x(st::all, st::slice(2, 39))) + 1.0f;
+  for (st::index_t r = 0; r < rows; ++r)
+    for (st::index_t j = 0; j < cols; ++j) {
+      const auto k = static_cast<std::size_t>(r * cols + j);
+      const float w = j >= 3 && j < 40 ? mi::tanh_f(m[k - 1]) + 1.0f : 4.0f;
+      REQUIRE_MESSAGE(same_bits(out[k], w), "row " << r << " col " << j);
+    }
+}
+
+}  // namespace

@@ -292,7 +292,11 @@ inline constexpr bool applies_v = [] {
 
 /// o[i] = c.load(i) for i in [lo, hi), whole vectors, then one masked.
 template <class T, class C>
-SINTER_FORCEINLINE void store_range(T* o, const C& c, index_t lo, index_t hi) {
+SINTER_FORCEINLINE void store_range(T* o, const C& cursor, index_t lo, index_t hi) {
+  // A local copy: the stores through o cannot alias it, so its pointers and
+  // scalars stay in registers (read through the reference, GCC reloaded
+  // them after every store).
+  const C c = cursor;
   constexpr index_t W = width<T>;
   index_t i = lo;
   for (; hi - i >= W; i += W) {

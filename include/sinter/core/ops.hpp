@@ -181,12 +181,14 @@ struct sign : arith<sign> {
   }
 };
 /// Element-wise minimum; NaN propagates and ties give b, as numpy.minimum
-/// (minimum(0.0, -0.0) is -0.0; x86's minps does the same).
+/// (minimum(0.0, -0.0) is -0.0; x86's minps does the same). The floating
+/// branch is taken by anything not integral, so that it also serves GCC's
+/// float vectors (policy/host_simd.hpp applies these functors to them).
 struct minimum : arith<minimum> {
   SINTER_OP_NAME(minimum);
   static constexpr bool bool_ok = true;
   template <class T> SINTER_HD static T apply(T a, T b) {
-    if constexpr (std::is_floating_point_v<T>) return (a != a) | (b != b) ? a + b : (a < b ? a : b);
+    if constexpr (!std::is_integral_v<T>) return (a != a) | (b != b) ? a + b : (a < b ? a : b);
     else return a < b ? a : b;
   }
 };
@@ -196,7 +198,7 @@ struct maximum : arith<maximum> {
   SINTER_OP_NAME(maximum);
   static constexpr bool bool_ok = true;
   template <class T> SINTER_HD static T apply(T a, T b) {
-    if constexpr (std::is_floating_point_v<T>) return (a != a) | (b != b) ? a + b : (a > b ? a : b);
+    if constexpr (!std::is_integral_v<T>) return (a != a) | (b != b) ? a + b : (a > b ? a : b);
     else return a > b ? a : b;
   }
 };

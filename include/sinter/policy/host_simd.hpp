@@ -89,21 +89,32 @@ struct vec_of<std::uint64_t> {
 template <class T>
 using vec = typename vec_of<T>::type;
 
+#if defined(__AVX512F__)
+/// The mask of the first n < width<T> lanes.
+template <class T>
+SINTER_FORCEINLINE auto first_lanes(index_t n) {
+  if constexpr (std::is_same_v<T, float>) return static_cast<__mmask16>((1u << n) - 1u);
+  else return static_cast<__mmask8>((1u << n) - 1u);
+}
+#else
+template <class T>
+SINTER_FORCEINLINE __m256i first_lanes(index_t n) {
+  if constexpr (std::is_same_v<T, float>)
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+  else return _mm256_cmpgt_epi64(_mm256_set1_epi64x(n), _mm256_setr_epi64x(0, 1, 2, 3));
+}
+#endif
+
 /// The n < width<T> first elements at p, the others zero (a masked load:
 /// nothing past p + n is touched).
 template <class T>
 SINTER_FORCEINLINE vec<T> load_part(const T* p, index_t n) {
 #if defined(__AVX512F__)
-  if constexpr (std::is_same_v<T, float>) return _mm512_maskz_loadu_ps(static_cast<__mmask16>((1u << n) - 1u), p);
-  else return _mm512_maskz_loadu_pd(static_cast<__mmask8>((1u << n) - 1u), p);
+  if constexpr (std::is_same_v<T, float>) return _mm512_maskz_loadu_ps(first_lanes<T>(n), p);
+  else return _mm512_maskz_loadu_pd(first_lanes<T>(n), p);
 #else
-  if constexpr (std::is_same_v<T, float>) {
-    const __m256i m = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    return _mm256_maskload_ps(p, m);
-  } else {
-    const __m256i m = _mm256_cmpgt_epi64(_mm256_set1_epi64x(n), _mm256_setr_epi64x(0, 1, 2, 3));
-    return _mm256_maskload_pd(p, m);
-  }
+  if constexpr (std::is_same_v<T, float>) return _mm256_maskload_ps(p, first_lanes<T>(n));
+  else return _mm256_maskload_pd(p, first_lanes<T>(n));
 #endif
 }
 
@@ -111,16 +122,11 @@ SINTER_FORCEINLINE vec<T> load_part(const T* p, index_t n) {
 template <class T>
 SINTER_FORCEINLINE void store_part(T* p, vec<T> v, index_t n) {
 #if defined(__AVX512F__)
-  if constexpr (std::is_same_v<T, float>) _mm512_mask_storeu_ps(p, static_cast<__mmask16>((1u << n) - 1u), v);
-  else _mm512_mask_storeu_pd(p, static_cast<__mmask8>((1u << n) - 1u), v);
+  if constexpr (std::is_same_v<T, float>) _mm512_mask_storeu_ps(p, first_lanes<T>(n), v);
+  else _mm512_mask_storeu_pd(p, first_lanes<T>(n), v);
 #else
-  if constexpr (std::is_same_v<T, float>) {
-    const __m256i m = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    _mm256_maskstore_ps(p, m, v);
-  } else {
-    const __m256i m = _mm256_cmpgt_epi64(_mm256_set1_epi64x(n), _mm256_setr_epi64x(0, 1, 2, 3));
-    _mm256_maskstore_pd(p, m, v);
-  }
+  if constexpr (std::is_same_v<T, float>) _mm256_maskstore_ps(p, first_lanes<T>(n), v);
+  else _mm256_maskstore_pd(p, first_lanes<T>(n), v);
 #endif
 }
 
@@ -134,22 +140,26 @@ struct op {
   static constexpr bool call = false;
 };
 
-#define SINTER_DETAIL_SIMD_OP(F, expr)                                  \
+/// The op table's own `apply`, on vectors: these are written with operators
+/// (and, for minimum and maximum, a select) that GCC's vectors have too.
+#define SINTER_DETAIL_SIMD_OP(F)                                        \
   template <class T>                                                    \
   struct op<ops::F, T> {                                                \
     static constexpr bool ok = true;                                    \
     static constexpr bool call = false;                                 \
     template <class... V>                                               \
     static SINTER_FORCEINLINE vec<T> apply(V... v) {                    \
-      return expr;                                                      \
+      return ops::F::apply(v...);                                       \
     }                                                                   \
   };
-SINTER_DETAIL_SIMD_OP(add, (v + ...))
-SINTER_DETAIL_SIMD_OP(sub, (v - ...))
-SINTER_DETAIL_SIMD_OP(mul, (v * ...))
-SINTER_DETAIL_SIMD_OP(div, (v / ...))
-SINTER_DETAIL_SIMD_OP(neg, (-v, ...))
-SINTER_DETAIL_SIMD_OP(square, ((v * v), ...))
+SINTER_DETAIL_SIMD_OP(add)
+SINTER_DETAIL_SIMD_OP(sub)
+SINTER_DETAIL_SIMD_OP(mul)
+SINTER_DETAIL_SIMD_OP(div)
+SINTER_DETAIL_SIMD_OP(neg)
+SINTER_DETAIL_SIMD_OP(square)
+SINTER_DETAIL_SIMD_OP(minimum)
+SINTER_DETAIL_SIMD_OP(maximum)
 #undef SINTER_DETAIL_SIMD_OP
 
 /// abs clears the sign bit, as ops::abs does.
@@ -163,22 +173,6 @@ struct op<ops::abs, T> {
     return reinterpret_cast<vec<T>>(reinterpret_cast<ivec>(a) & ~(bits_t(1) << (sizeof(T) * 8 - 1)));
   }
 };
-
-/// minimum and maximum as numpy's: NaN propagates (a + b), ties give b.
-template <bool Max, class T>
-struct min_max {
-  static constexpr bool ok = true;
-  static constexpr bool call = false;
-  static SINTER_FORCEINLINE vec<T> apply(vec<T> a, vec<T> b) {
-    const auto pick = Max ? (a > b) : (a < b);
-    const auto nan = (a != a) | (b != b);
-    return nan ? a + b : (pick ? a : b);
-  }
-};
-template <class T>
-struct op<ops::minimum, T> : min_max<false, T> {};
-template <class T>
-struct op<ops::maximum, T> : min_max<true, T> {};
 
 /// sqrt: the correctly rounded instruction, as the scalar sqrt.
 template <class T>
@@ -290,29 +284,34 @@ inline constexpr bool applies_v = [] {
   else return false;
 }();
 
+/// dst[k] = c.load(from + k) for k in [0, n), n a multiple of width<T>:
+/// store_range's whole vectors, and a streamed pass's blocks.
+template <class T, class C>
+SINTER_FORCEINLINE void store_vectors(T* dst, const C& cursor, index_t from, index_t n) {
+  // A local copy: the stores through dst cannot alias it, so its pointers
+  // and scalars stay in registers (read through the reference, GCC
+  // reloaded them after every store).
+  const C c = cursor;
+  for (index_t k = 0; k < n; k += width<T>) {
+    const vec<T> v = eval<C, T>::load(c, from + k);
+    std::memcpy(dst + k, &v, sizeof v);
+  }
+}
+
 /// o[i] = c.load(i) for i in [lo, hi), whole vectors, then one masked.
 template <class T, class C>
-SINTER_FORCEINLINE void store_range(T* o, const C& cursor, index_t lo, index_t hi) {
-  // A local copy: the stores through o cannot alias it, so its pointers and
-  // scalars stay in registers (read through the reference, GCC reloaded
-  // them after every store).
-  const C c = cursor;
-  constexpr index_t W = width<T>;
-  index_t i = lo;
-  for (; hi - i >= W; i += W) {
-    const vec<T> v = eval<C, T>::load(c, i);
-    std::memcpy(o + i, &v, sizeof v);
-  }
+SINTER_FORCEINLINE void store_range(T* o, const C& c, index_t lo, index_t hi) {
+  const index_t whole = (hi - lo) - (hi - lo) % width<T>;
+  store_vectors(o + lo, c, lo, whole);
+  const index_t i = lo + whole;
   if (i < hi) store_part<T>(o + i, eval<C, T>::load_part(c, i, hi - i), hi - i);
 }
 
 #else
-template <class T>
-inline constexpr index_t width = 1;
-template <class C, class T>
-struct eval {};
 template <class T, class C>
 inline constexpr bool applies_v = false;
+template <class T, class C>
+void store_vectors(T*, const C&, index_t, index_t) {}
 template <class T, class C>
 void store_range(T*, const C&, index_t, index_t) {}
 #endif

@@ -162,10 +162,7 @@ void stream_range(T* o, const Cursor& c, index_t lo, index_t hi) {
   alignas(64) T buf[block];
   for (; hi - i >= block; i += block) {
     if constexpr (simd::applies_v<T, Cursor>) {
-      for (index_t j = 0; j < block; j += simd::width<T>) {
-        const auto v = simd::eval<Cursor, T>::load(c, i + j);
-        std::memcpy(buf + j, &v, sizeof v);
-      }
+      simd::store_vectors(buf, c, i, block);
     } else {
       SINTER_IVDEP
       for (index_t j = 0; j < block; ++j) buf[j] = convert<T>(c.load(i + j));

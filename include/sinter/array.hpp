@@ -77,13 +77,11 @@ class array {
   /// scalar broadcasts into the current shape.
   template <operand E>
     requires(!std::is_same_v<std::remove_cvref_t<E>, array>)
-  array& operator=(E&& e) {
+  SINTER_FORCEINLINE array& operator=(E&& e) {
     auto&& x = detail::as_operand(std::forward<E>(e));
     if constexpr (std::remove_cvref_t<decltype(x)>::rank == R) {
-      if (x.shape() != shape_) {
-        array fresh(x.shape(), policy_);
-        detail::assign(policy_, fresh.leaf(), x);
-        swap(fresh);
+      if (x.shape() != shape_) [[unlikely]] {
+        assign_reshaped(x);
         return *this;
       }
     }
@@ -93,7 +91,7 @@ class array {
 
 #define SINTER_ARRAY_COMPOUND(op, fn)                                         \
   template <operand E>                                                        \
-  array& operator op(E&& e) {                                                 \
+  SINTER_FORCEINLINE array& operator op(E&& e) {                              \
     detail::assign(policy_, leaf(), detail::make_map(fn::name, fn{}, as_expr(), std::forward<E>(e))); \
     return *this;                                                             \
   }
@@ -154,7 +152,7 @@ class array {
   const T* end() const { return host_ptr() + size(); }
 
   /// The expression leaf reading this array.
-  auto as_expr() const& {
+  SINTER_FORCEINLINE auto as_expr() const& {
     return expr<detail::memory_leaf<const T, R>, P, 0>({data_, shape_, strides()});
   }
   /// Moving an array into an expression keeps its buffer alive in the expression.
@@ -166,9 +164,17 @@ class array {
                                                        {std::shared_ptr<const void>(std::move(keep))});
   }
   /// The leaf writing this array.
-  detail::memory_leaf<T, R> leaf() { return {data_, shape_, strides()}; }
+  SINTER_FORCEINLINE detail::memory_leaf<T, R> leaf() { return {data_, shape_, strides()}; }
 
  private:
+  /// operator='s path for an expression of another shape: evaluate into a
+  /// new buffer of that shape, then take it (out of line: a cold path).
+  template <class X>
+  SINTER_NOINLINE void assign_reshaped(const X& x) {
+    array fresh(x.shape(), policy_);
+    detail::assign(policy_, fresh.leaf(), x);
+    swap(fresh);
+  }
   std::size_t bytes() const { return static_cast<std::size_t>(size()) * sizeof(T); }
   void release() noexcept {
     if (data_) detail::backend<P>::deallocate(policy_, data_, bytes());

@@ -30,27 +30,69 @@ SINTER_FORCEINLINE std::pair<std::uintptr_t, std::uintptr_t> byte_range(const me
           base + static_cast<std::uintptr_t>((hi + 1) * static_cast<index_t>(sizeof(T)))};
 }
 
+/// Whether leaf `n` (or any leaf under node `n`) overlaps the output's
+/// bytes [olo, ohi) with a different index mapping.
+template <class T, std::size_t R, class Node>
+bool overlaps_output(const memory_leaf<T, R>& out, std::uintptr_t olo, std::uintptr_t ohi, const Node& n);
+template <class T, std::size_t R, class Node, std::size_t... I>
+bool children_overlap_output(const memory_leaf<T, R>& out, std::uintptr_t olo,
+                                                std::uintptr_t ohi, const Node& n, std::index_sequence<I...>) {
+  return (false || ... || overlaps_output(out, olo, ohi, get<I>(n.args)));
+}
+template <class T, std::size_t R, class Node>
+bool overlaps_output(const memory_leaf<T, R>& out, std::uintptr_t olo, std::uintptr_t ohi, const Node& n) {
+  if constexpr (requires { n.args; }) {
+    return children_overlap_output(out, olo, ohi, n, std::make_index_sequence<pack_size_v<decltype(n.args)>>{});
+  } else if constexpr (is_memory_leaf<Node>::value) {
+    const auto [lo, hi] = byte_range(n);
+    if (lo >= ohi || olo >= hi) return false;
+    bool same = static_cast<const void*>(n.ptr) == static_cast<const void*>(out.ptr) &&
+                sizeof(typename Node::value_type) == sizeof(T);
+    for (std::size_t d = 0; same && d < R; ++d) same = out.shape[d] == 1 || n.strides[d] == out.strides[d];
+    return !same;
+  } else {
+    return false;
+  }
+}
+
 /// Whether evaluating `bound` into `out` element by element could read an
 /// element after it was overwritten: some input overlaps the output with a
 /// different index mapping. Same mapping (`a = a * 2`) is safe.
 template <class T, std::size_t R, class Node>
-SINTER_FORCEINLINE bool needs_temporary(const memory_leaf<T, R>& out, const Node& bound) {
+bool needs_temporary(const memory_leaf<T, R>& out, const Node& bound) {
   const auto [olo, ohi] = byte_range(out);
   if (olo == ohi) return false;
-  bool harmful = false;
-  for_each_leaf(bound, [&](const auto& leaf) {
-    using L = std::remove_cvref_t<decltype(leaf)>;
-    if constexpr (is_memory_leaf<L>::value) {
-      const auto [lo, hi] = byte_range(leaf);
-      if (lo >= ohi || olo >= hi) return;
-      bool same = static_cast<const void*>(leaf.ptr) == static_cast<const void*>(out.ptr) &&
-                  sizeof(typename L::value_type) == sizeof(T);
-      for (std::size_t d = 0; same && d < R; ++d)
-        same = out.shape[d] == 1 || leaf.strides[d] == out.strides[d];
-      if (!same) harmful = true;
-    }
-  });
-  return harmful;
+  return overlaps_output(out, olo, ohi, bound);
+}
+
+/// needs_temporary for a contiguous pass of n elements (output and every
+/// leaf row-major over the same shape, so each leaf spans n elements from
+/// its pointer): a memory leaf is harmful when it overlaps the output
+/// without starting at the same address with the same element size.
+/// Forced inline with no loop, for assign's inline path: out of line it
+/// takes the tree by reference, which makes the caller keep the tree in
+/// memory and reload it with stalling wide loads (copy and add of 1024
+/// floats 20-30% slower); the general needs_temporary forced inline there
+/// cost 10-20% more compile time (bench/compile_time.py).
+template <class T, class Node>
+SINTER_FORCEINLINE bool contiguous_overlap(const T* out, index_t n, const Node& node);
+template <class T, class Node, std::size_t... I>
+SINTER_FORCEINLINE bool children_contiguous_overlap(const T* out, index_t n, const Node& node,
+                                                    std::index_sequence<I...>) {
+  return (false || ... || contiguous_overlap(out, n, get<I>(node.args)));
+}
+template <class T, class Node>
+SINTER_FORCEINLINE bool contiguous_overlap(const T* out, index_t n, const Node& node) {
+  if constexpr (requires { node.args; }) {
+    return children_contiguous_overlap(out, n, node, std::make_index_sequence<pack_size_v<decltype(node.args)>>{});
+  } else if constexpr (is_memory_leaf<Node>::value) {
+    using U = typename Node::value_type;
+    const auto olo = reinterpret_cast<std::uintptr_t>(out), lo = reinterpret_cast<std::uintptr_t>(node.ptr);
+    const auto ohi = olo + static_cast<std::uintptr_t>(n) * sizeof(T), hi = lo + static_cast<std::uintptr_t>(n) * sizeof(U);
+    return lo < ohi && olo < hi && !(lo == olo && sizeof(U) == sizeof(T));
+  } else {
+    return false;
+  }
 }
 
 /// "exp(add(f32[4], f32[4]))"
@@ -58,7 +100,7 @@ template <class Node>
 std::string describe(const Node& n) {
   if constexpr (requires { n.args; }) {
     std::string s;
-    if constexpr (requires { decltype(n.f)::name; }) s = decltype(n.f)::name;
+    if constexpr (requires { Node::functor_type::name; }) s = Node::functor_type::name;
     else s = "map";
     s += "(";
     bool first = true;
@@ -143,7 +185,7 @@ void evaluate_pass(const P& pol, const memory_leaf<T, R>& out, const Bound& boun
 template <class P, class T, std::size_t R, class Node, class Bound>
 void run_bound_pass(const P& pol, const memory_leaf<T, R>& out, const Node& node, const Bound& bound) {
   if constexpr (R >= 2) {
-    if (!(out.unit() && bound.unit())) {
+    if (!(out.unit() && bound.unit()) && any_mergeable(out, bound)) {
       memory_leaf<T, R> folded = out;
       const Bound collapsed = collapse_from(folded, bound, R - 1);
       evaluate_pass(pol, folded, collapsed, out.shape, node);
@@ -176,34 +218,37 @@ struct scratch {
 
 /// The general path of assign: `bound` is e's node bound to out's shape. If
 /// it reads the output's memory through a different index mapping, it is
-/// evaluated into a temporary first (two passes, one allocation).
-template <class P, class T, std::size_t R, class E, class Bound>
-void assign_bound(const P& pol, const memory_leaf<T, R>& out, const E& e, const Bound& bound) {
+/// evaluated into a temporary first (two passes, one allocation). Takes its
+/// arguments by value: assign's caller then builds them in memory only when
+/// it calls this, and keeps the tree in registers on the inline path.
+template <class P, class T, std::size_t R, class Node, class Bound>
+SINTER_NOINLINE void assign_bound(P pol, memory_leaf<T, R> out, Node node, Bound bound) {
   if (needs_temporary(out, bound)) {
     scratch<T, P> tmp(pol, shape_size(out.shape));
     const memory_leaf<T, R> t{tmp.ptr, out.shape, row_major_strides(out.shape)};
-    run_pass(pol, t, e.node());
+    run_pass(pol, t, node);
     run_pass(pol, out, memory_leaf<const T, R>{tmp.ptr, t.shape, t.strides});
     return;
   }
-  run_bound_pass(pol, out, e.node(), bound);
+  run_bound_pass(pol, out, node, bound);
 }
 
 /// Throws assign's shape_error (out of line: the check stays small).
 template <std::size_t RF, std::size_t RT>
-[[noreturn]] SINTER_NOINLINE void throw_no_assign(const char* what, const extents<RF>& from,
-                                                  const extents<RT>& to) {
+[[noreturn]] SINTER_NOINLINE void throw_no_assign(const char* what, extents<RF> from, extents<RT> to) {
   throw shape_error(std::string(what) + ": cannot broadcast shape " + shape_string(from) + " to " +
                     shape_string(to));
 }
 
 /// Whether `out = bound` runs in assign's caller (see assign): the backend
-/// offers an inline path that takes this pass (backend<host>::inline_ok),
-/// no trace is active, and the output overlaps no input.
+/// offers an inline path that takes this pass (backend<host>::inline_ok,
+/// which takes contiguous passes only), no trace is active, and the output
+/// overlaps no input.
 template <class P, class T, std::size_t R, class Bound>
 SINTER_FORCEINLINE bool runs_inline(const memory_leaf<T, R>& out, const Bound& bound) {
   if constexpr (requires { backend<P>::inline_ok(out, bound); })
-    return backend<P>::inline_ok(out, bound) && !trace_active() && !needs_temporary(out, bound);
+    return backend<P>::inline_ok(out, bound) && !trace_active() &&
+           !contiguous_overlap(out.ptr, shape_size(out.shape), bound);
   else
     return false;
 }
@@ -229,7 +274,7 @@ SINTER_FORCEINLINE void assign(const P& pol, const memory_leaf<T, R>& out, const
       return;
     }
   }
-  assign_bound(pol, out, e, bound);
+  assign_bound(pol, out, e.node(), bound);
 }
 
 }  // namespace sinter::detail

@@ -30,7 +30,7 @@ inline constexpr bool map_functor_v = std::is_trivially_copyable_v<F>
 #define SINTER_BINARY_OPERATOR(sym, fn)                                                 \
   template <operand A, operand B>                                                       \
     requires detail::any_expression<A, B>                                               \
-  auto operator sym(A&& a, B&& b) {                                                     \
+  SINTER_FORCEINLINE auto operator sym(A&& a, B&& b) {                                  \
     return detail::make_map(fn::name, fn{}, std::forward<A>(a), std::forward<B>(b));    \
   }
 SINTER_BINARY_OPERATOR(+, detail::ops::add)
@@ -55,7 +55,7 @@ SINTER_BINARY_OPERATOR(>>, detail::ops::shr)
 
 #define SINTER_UNARY_OPERATOR(sym, fn)                        \
   template <expression A>                                     \
-  auto operator sym(A&& a) {                                  \
+  SINTER_FORCEINLINE auto operator sym(A&& a) {               \
     return detail::make_map(fn::name, fn{}, std::forward<A>(a)); \
   }
 SINTER_UNARY_OPERATOR(-, detail::ops::neg)
@@ -66,19 +66,19 @@ SINTER_UNARY_OPERATOR(~, detail::ops::bit_not)
 // Free functions, numpy names. `sinter::exp(a + b)`, `sinter::pow(x, 2.f)`.
 #define SINTER_UNARY_FUNCTION(name_, fn)                        \
   template <expression A>                                       \
-  auto name_(A&& a) {                                           \
+  SINTER_FORCEINLINE auto name_(A&& a) {                        \
     return detail::make_map(fn::name, fn{}, std::forward<A>(a)); \
   }
 #define SINTER_BINARY_FUNCTION(name_, fn)                                              \
   template <operand A, operand B>                                                      \
     requires detail::any_expression<A, B>                                              \
-  auto name_(A&& a, B&& b) {                                                           \
+  SINTER_FORCEINLINE auto name_(A&& a, B&& b) {                                        \
     return detail::make_map(fn::name, fn{}, std::forward<A>(a), std::forward<B>(b));   \
   }
 #define SINTER_TERNARY_FUNCTION(name_, fn)                                             \
   template <operand A, operand B, operand C>                                           \
     requires detail::any_expression<A, B, C>                                           \
-  auto name_(A&& a, B&& b, C&& c) {                                                    \
+  SINTER_FORCEINLINE auto name_(A&& a, B&& b, C&& c) {                                 \
     return detail::make_map(fn::name, fn{}, std::forward<A>(a), std::forward<B>(b),    \
                             std::forward<C>(c));                                       \
   }

@@ -77,7 +77,7 @@ SINTER_NOINLINE bool init_trace_hint() {
 }
 
 /// Whether any pass must be recorded: a trace_scope lives or the launch log is on.
-inline bool trace_active() {
+SINTER_FORCEINLINE bool trace_active() {
   const int h = trace_hint.load(std::memory_order_relaxed);
   return h != 0 ? h == 2 : init_trace_hint();
 }

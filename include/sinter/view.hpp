@@ -82,10 +82,10 @@ class view {
   static constexpr std::size_t rank = R;
 
   /// A contiguous row-major view of `n = prod(shape)` elements at p.
-  view(T* p, const extents<R>& shape, P pol = {})
+  SINTER_FORCEINLINE view(T* p, const extents<R>& shape, P pol = {})
       : ptr_(p), shape_(shape), strides_(detail::row_major_strides(shape)), policy_(pol) {}
   /// A view with explicit strides (in elements, may be negative or zero).
-  view(T* p, const extents<R>& shape, const extents<R>& strides, P pol = {})
+  SINTER_FORCEINLINE view(T* p, const extents<R>& shape, const extents<R>& strides, P pol = {})
       : ptr_(p), shape_(shape), strides_(strides), policy_(pol) {}
   /// A const view of a non-const view.
   template <class U>
@@ -100,7 +100,7 @@ class view {
   }
   /// Evaluate an expression (or fill with a scalar) into the viewed elements, broadcasting.
   template <operand E>
-  view& operator=(E&& e) {
+  SINTER_FORCEINLINE view& operator=(E&& e) {
     detail::assign(policy_, leaf(), detail::as_operand(std::forward<E>(e)));
     return *this;
   }
@@ -137,15 +137,15 @@ class view {
   auto end() const { return detail::strided_iterator<T, R>(ptr_, shape_, strides_, size()); }
 
   /// The expression leaf reading this view.
-  auto as_expr() const {
+  SINTER_FORCEINLINE auto as_expr() const {
     return expr<detail::memory_leaf<const value_type, R>, P, 0>({ptr_, shape_, strides_});
   }
   /// The leaf writing this view.
-  detail::memory_leaf<T, R> leaf() const { return {ptr_, shape_, strides_}; }
+  SINTER_FORCEINLINE detail::memory_leaf<T, R> leaf() const { return {ptr_, shape_, strides_}; }
 
 #define SINTER_VIEW_COMPOUND(op, fn)                                          \
   template <operand E>                                                        \
-  view& operator op(E&& e) {                                                  \
+  SINTER_FORCEINLINE view& operator op(E&& e) {                               \
     detail::assign(policy_, leaf(), detail::make_map(fn::name, fn{}, as_expr(), std::forward<E>(e))); \
     return *this;                                                             \
   }

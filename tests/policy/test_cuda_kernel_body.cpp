@@ -539,9 +539,9 @@ TEST_CASE("grid emulator: views that are not the same array are not merged") {
   const leaf x{a.data(), {1, n}, {n, 1}}, y{a.data(), {1, n}, {5, 1}};
   CHECK(x.unit());
   CHECK(y.unit());
-  const st::detail::map_node<st::detail::ops::add, leaf, leaf> xy{{}, st::detail::make_pack(x, y), {1, n}};
+  const st::detail::map_node<st::detail::ops::add, leaf, leaf> xy{st::detail::ops::add{}, st::detail::make_pack(x, y), {1, n}};
   CHECK(cd::find_leaf_sources(xy).repeats() == 0);
-  const st::detail::map_node<st::detail::ops::add, leaf, leaf> xx{{}, st::detail::make_pack(x, x), {1, n}};
+  const st::detail::map_node<st::detail::ops::add, leaf, leaf> xx{st::detail::ops::add{}, st::detail::make_pack(x, x), {1, n}};
   CHECK(cd::find_leaf_sources(xx).repeats() == 1);
 }
 

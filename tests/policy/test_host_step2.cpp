@@ -16,28 +16,15 @@
 #include <utility>
 #include <vector>
 
-#include "support/random.hpp"
+#include "support/row_paths.hpp"
 
 namespace st = sinter;
 
+using sinter_test::close;
+using sinter_test::only_pass;
+using sinter_test::random_values;
+
 namespace {
-
-template <class T>
-std::vector<T> random_values(std::size_t n, unsigned seed) {
-  return sinter_test::random_vector<T>(n, seed, T(-8), T(8));
-}
-
-// Within a few roundings of the double reference (values up to ~2100).
-template <class T>
-bool close(double got, double want) {
-  return std::abs(got - want) <= 8 * static_cast<double>(std::numeric_limits<T>::epsilon()) * (std::abs(want) + 8);
-}
-
-std::string only_pass(const st::trace_scope& t) {
-  const auto p = t.passes();
-  REQUIRE(p.size() == 1);
-  return p[0].detail;
-}
 
 template <class P, class T>
 st::array<T, 1, P> filled(const std::vector<T>& v) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "support/random.hpp"
+#include "support/row_paths.hpp"
 #include "support/streaming.hpp"
 
 namespace st = sinter;
@@ -24,11 +25,7 @@ std::vector<float> random_floats(std::size_t n, unsigned seed) {
 }
 
 // The detail of the one pass the trace recorded.
-std::string only_pass(const st::trace_scope& t) {
-  const auto p = t.passes();
-  REQUIRE(p.size() == 1);
-  return p[0].detail;
-}
+using sinter_test::only_pass;
 
 // A pass this large must be cut into at least as many chunks as there are
 // threads ("... 2 threads, 8 chunks"), so that every thread gets work.

@@ -175,15 +175,27 @@ struct memory_leaf {
   SINTER_HD unit_cursor<T> linear() const { return {ptr}; }
   /// Whether every row has stride k (step_row<k> applies).
   SINTER_HD bool rows_step_is(index_t k) const { return inner_step_is(shape, strides, k); }
+  /// K = 1 is the contiguous cursor itself (a row pass then runs the
+  /// contiguous pass's loop, compiled once).
   template <index_t K>
-  SINTER_HD step_cursor<T, K> step_row(const extents<R>& idx) const {
-    return {ptr + row_offset(idx, strides)};
+  SINTER_HD auto step_row(const extents<R>& idx) const {
+    if constexpr (K == 1) return unit_cursor<T>{ptr + row_offset(idx, strides)};
+    else return step_cursor<T, K>{ptr + row_offset(idx, strides)};
   }
   SINTER_HD stride_cursor<T> row(const extents<R>& idx) const {
     if constexpr (R == 0) return {ptr, 0};
     else return {ptr + row_offset(idx, strides), strides[R - 1]};
   }
 };
+
+/// Whether the pass `out = bound` has adjacent axes that the output and
+/// every leaf traverse as one (evaluate.hpp's collapse_from would fold them).
+template <class T, std::size_t R, class Node>
+SINTER_HD SINTER_FORCEINLINE bool any_mergeable(const memory_leaf<T, R>& out, const Node& bound) {
+  for (std::size_t d = 0; d + 1 < R; ++d)
+    if (out.mergeable(d) && bound.mergeable(d)) return true;
+  return false;
+}
 
 /// Cursor over a generator at consecutive positions.
 template <class G>
@@ -251,8 +263,9 @@ struct gen_leaf {
   SINTER_HD gen_unit_cursor<G> linear() const { return {gen, base}; }
   SINTER_HD bool rows_step_is(index_t k) const { return inner_step_is(shape, strides, k); }
   template <index_t K>
-  SINTER_HD gen_step_cursor<G, K> step_row(const extents<R>& idx) const {
-    return {gen, base + row_offset(idx, strides)};
+  SINTER_HD auto step_row(const extents<R>& idx) const {
+    if constexpr (K == 1) return gen_unit_cursor<G>{gen, base + row_offset(idx, strides)};
+    else return gen_step_cursor<G, K>{gen, base + row_offset(idx, strides)};
   }
   SINTER_HD gen_stride_cursor<G> row(const extents<R>& idx) const {
     if constexpr (R == 0) return {gen, base, 0};

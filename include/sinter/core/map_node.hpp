@@ -20,15 +20,39 @@ inline constexpr std::size_t max_rank_v = [] {
   return m;
 }();
 
-/// Cursor of a map node: loads its children's cursors and applies f.
+/// Where a node or cursor keeps its functor, as a base class: a functor
+/// with state is stored; an empty one that can be default-constructed (every
+/// built-in op) is not stored at all and
+/// made when called. A member would take a byte padded to 8, and GCC keeps
+/// an expression tree in registers only up to a size (136 bytes on x86-64;
+/// a larger tree is built in memory and copied with wide loads that stall
+/// store forwarding, tens of ns per assignment). A base, not
+/// [[no_unique_address]]: nvcc's kernel parameters disagree with that
+/// attribute's layout (a 128-byte tree took a 184-byte parameter).
+template <class F, bool Stored = !(std::is_empty_v<F> && std::is_trivially_default_constructible_v<F>)>
+struct fn_slot {
+  F f_;
+  constexpr fn_slot() = default;
+  SINTER_HD constexpr fn_slot(const F& f) : f_(f) {}  // NOLINT: implicit, for a node's brace initialiser
+  /// The functor.
+  SINTER_HD SINTER_FORCEINLINE constexpr const F& fn() const { return f_; }
+};
+template <class F>
+struct fn_slot<F, false> {
+  constexpr fn_slot() = default;
+  SINTER_HD constexpr fn_slot(const F&) {}  // NOLINT: implicit, for a node's brace initialiser
+  /// The functor (stateless: a fresh one).
+  SINTER_HD SINTER_FORCEINLINE constexpr F fn() const { return F{}; }
+};
+
+/// Cursor of a map node: loads its children's cursors and applies its functor.
 template <class F, class... C>
-struct map_cursor {
-  F f;
+struct map_cursor : fn_slot<F> {
   pack<C...> c;
 
   template <std::size_t... I>
   SINTER_HD SINTER_FORCEINLINE auto load_impl(index_t i, std::index_sequence<I...>) const {
-    return f(get<I>(c).load(i)...);
+    return this->fn()(get<I>(c).load(i)...);
   }
   SINTER_HD SINTER_FORCEINLINE auto load(index_t i) const {
     return load_impl(i, std::index_sequence_for<C...>{});
@@ -38,8 +62,9 @@ struct map_cursor {
   SINTER_HD SINTER_FORCEINLINE auto load_n_impl(index_t i, std::index_sequence<I...>) const {
     const pack<decltype(get<I>(c).template load_n<W>(i))...> in =
         make_pack(get<I>(c).template load_n<W>(i)...);
-    using V = decltype(f(get<I>(c).load(i)...));
+    using V = decltype(this->fn()(get<I>(c).load(i)...));
     lanes<V, W> out;
+    const F f = this->fn();
     for (int k = 0; k < W; ++k) out.v[k] = f(get<I>(in).v[k]...);
     return out;
   }
@@ -52,18 +77,18 @@ struct map_cursor {
 
 /// map_node<F, A...>: value = f(a(idx)...), shape = broadcast of the children's.
 template <class F, class... A>
-struct map_node {
+struct map_node : fn_slot<F> {
   using value_type = std::remove_cvref_t<decltype(std::declval<const F&>()(
       std::declval<typename A::value_type>()...))>;
   static constexpr std::size_t rank = max_rank_v<A::rank...>;
-  F f;
+  using functor_type = F;
   pack<A...> args;
   extents<rank> shape;
 
   template <std::size_t RO, std::size_t... I>
   SINTER_HD auto bind_impl(const extents<RO>& out, std::index_sequence<I...>) const {
     using bound = map_node<F, decltype(get<I>(args).bind(out))...>;
-    return bound{f, make_pack(get<I>(args).bind(out)...), out};
+    return bound{this->fn(), make_pack(get<I>(args).bind(out)...), out};
   }
   template <std::size_t RO>
   SINTER_HD auto bind(const extents<RO>& out) const {
@@ -86,7 +111,7 @@ struct map_node {
   }
   template <std::size_t... I>
   SINTER_HD map_node merged_impl(std::size_t d, std::index_sequence<I...>) const {
-    map_node m{f, make_pack(get<I>(args).merged(d)...), shape};
+    map_node m{this->fn(), make_pack(get<I>(args).merged(d)...), shape};
     m.shape[d + 1] *= m.shape[d];
     m.shape[d] = 1;
     return m;
@@ -98,7 +123,7 @@ struct map_node {
 
   template <std::size_t RO, std::size_t... I>
   SINTER_HD map_node permuted_impl(const extents<RO>& perm, std::index_sequence<I...>) const {
-    map_node m{f, make_pack(get<I>(args).permuted(perm)...), shape};
+    map_node m{this->fn(), make_pack(get<I>(args).permuted(perm)...), shape};
     for (std::size_t d = 0; d != RO; ++d) m.shape[d] = shape[static_cast<std::size_t>(perm[d])];
     return m;
   }
@@ -110,7 +135,7 @@ struct map_node {
 
   template <std::size_t... I>
   SINTER_HD auto linear_impl(std::index_sequence<I...>) const {
-    return map_cursor<F, decltype(get<I>(args).linear())...>{f, make_pack(get<I>(args).linear()...)};
+    return map_cursor<F, decltype(get<I>(args).linear())...>{this->fn(), make_pack(get<I>(args).linear()...)};
   }
   SINTER_HD auto linear() const { return linear_impl(std::index_sequence_for<A...>{}); }
 
@@ -123,7 +148,7 @@ struct map_node {
   template <index_t K, std::size_t RO, std::size_t... I>
   SINTER_HD auto step_row_impl(const extents<RO>& idx, std::index_sequence<I...>) const {
     return map_cursor<F, decltype(get<I>(args).template step_row<K>(idx))...>{
-        f, make_pack(get<I>(args).template step_row<K>(idx)...)};
+        this->fn(), make_pack(get<I>(args).template step_row<K>(idx)...)};
   }
   /// Cursor over the row at outer index idx, every leaf read at stride K.
   template <index_t K, std::size_t RO>
@@ -133,7 +158,7 @@ struct map_node {
 
   template <std::size_t RO, std::size_t... I>
   SINTER_HD auto row_impl(const extents<RO>& idx, std::index_sequence<I...>) const {
-    return map_cursor<F, decltype(get<I>(args).row(idx))...>{f, make_pack(get<I>(args).row(idx)...)};
+    return map_cursor<F, decltype(get<I>(args).row(idx))...>{this->fn(), make_pack(get<I>(args).row(idx)...)};
   }
   template <std::size_t RO>
   SINTER_HD auto row(const extents<RO>& idx) const {
@@ -143,9 +168,15 @@ struct map_node {
 
 /// Visit every leaf of a node (memory, generator, scalar), depth first.
 template <class Node, class V>
+SINTER_FORCEINLINE void for_each_leaf(const Node& n, V&& v);
+template <class Node, class V, std::size_t... I>
+SINTER_FORCEINLINE void for_each_child_leaf(const Node& n, V& v, std::index_sequence<I...>) {
+  (for_each_leaf(get<I>(n.args), v), ...);
+}
+template <class Node, class V>
 SINTER_FORCEINLINE void for_each_leaf(const Node& n, V&& v) {
   if constexpr (requires { n.args; }) {
-    for_each(n.args, [&](const auto& child) { for_each_leaf(child, v); });
+    for_each_child_leaf(n, v, std::make_index_sequence<pack_size_v<decltype(n.args)>>{});
   } else {
     v(n);
   }

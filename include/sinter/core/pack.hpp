@@ -18,10 +18,19 @@ struct pack;
 template <>
 struct pack<> {};
 
-template <class H, class... T>
-struct pack<H, T...> {
+/// The last element has no (empty) tail: an empty member takes a byte,
+/// padded to the next member's alignment, so every node of an expression
+/// tree grew by 8 bytes (GCC keeps a tree in registers only up to a size;
+/// see config.hpp, SINTER_NO_UNIQUE_ADDRESS).
+template <class H>
+struct pack<H> {
   H head;
-  pack<T...> tail;
+};
+
+template <class H, class H2, class... T>
+struct pack<H, H2, T...> {
+  H head;
+  pack<H2, T...> tail;
 };
 
 /// The number of elements of a pack type.
@@ -44,7 +53,8 @@ SINTER_HD constexpr pack<> make_pack() { return {}; }
 template <class H, class... T>
 SINTER_HD SINTER_FORCEINLINE constexpr pack<std::decay_t<H>, std::decay_t<T>...> make_pack(H&& h,
                                                                                          T&&... t) {
-  return {std::forward<H>(h), make_pack(std::forward<T>(t)...)};
+  if constexpr (sizeof...(T) == 0) return {std::forward<H>(h)};
+  else return {std::forward<H>(h), make_pack(std::forward<T>(t)...)};
 }
 
 /// Apply f to every element of a pack, in order.
@@ -52,7 +62,7 @@ template <class F, class... T>
 SINTER_FORCEINLINE void for_each(const pack<T...>& p, F&& f) {
   if constexpr (sizeof...(T) > 0) {
     f(p.head);
-    for_each(p.tail, f);
+    if constexpr (sizeof...(T) > 1) for_each(p.tail, f);
   }
 }
 

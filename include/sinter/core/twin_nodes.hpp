@@ -103,7 +103,7 @@ bool same_children(const P& a, const P& b, std::index_sequence<I...>) {
 template <class N>
 bool same_node(const N& a, const N& b) {
   if constexpr (is_map_node<N>::value) {
-    return same_bits(a.f, b.f) && a.shape == b.shape &&
+    return same_bits(a.fn(), b.fn()) && a.shape == b.shape &&
            same_children(a.args, b.args, std::make_index_sequence<pack_size_v<decltype(a.args)>>{});
   } else if constexpr (is_memory_leaf<N>::value) {
     return a.ptr == b.ptr && a.shape == b.shape && a.strides == b.strides;
@@ -135,13 +135,13 @@ auto merge_twins(const N& n) {
   if constexpr (!twin_traits<N>::any) {
     return n;
   } else if constexpr (twin_traits<N>::pair) {
-    using F = std::remove_cvref_t<decltype(n.f)>;
+    using F = typename N::functor_type;
     auto child = merge_twins(get<0>(n.args));
-    return map_node<twin_fn<F>, decltype(child)>{twin_fn<F>{n.f}, make_pack(child), n.shape};
+    return map_node<twin_fn<F>, decltype(child)>{twin_fn<F>{n.fn()}, make_pack(child), n.shape};
   } else {
     return [&]<std::size_t... I>(std::index_sequence<I...>) {
-      using F = std::remove_cvref_t<decltype(n.f)>;
-      return map_node<F, decltype(merge_twins(get<I>(n.args)))...>{n.f, make_pack(merge_twins(get<I>(n.args))...),
+      using F = typename N::functor_type;
+      return map_node<F, decltype(merge_twins(get<I>(n.args)))...>{n.fn(), make_pack(merge_twins(get<I>(n.args))...),
                                                                   n.shape};
     }(std::make_index_sequence<pack_size_v<decltype(n.args)>>{});
   }

@@ -36,9 +36,11 @@ struct host_path {
   bool contiguous;
   bool stream;
   bool step2;
+  bool step1;
   const char* name() const {
     if (contiguous) return stream ? "contiguous streaming" : "contiguous";
     if (step2) return "strided (step 2)";
+    if (step1) return "strided (step 1)";
     return stream ? "strided streaming" : "strided";
   }
 };
@@ -46,9 +48,11 @@ struct host_path {
 template <class T, std::size_t R, class Node>
 host_path choose_host_path(const memory_leaf<T, R>& out, const Node& bound, index_t n) {
   const bool stream = use_streaming(static_cast<std::size_t>(n) * sizeof(T));
-  if (out.unit() && bound.unit()) return {true, stream, false};
-  if (stream) return {false, streams_rows(out), false};
-  return {false, false, out.rows_step_is(1) && bound.rows_step_is(2) && !bound.rows_step_is(1)};
+  if (out.unit() && bound.unit()) return {true, stream, false, false};
+  if (stream) return {false, streams_rows(out), false, false};
+  if (!out.rows_step_is(1)) return {false, false, false, false};
+  const bool step1 = bound.rows_step_is(1);
+  return {false, false, !step1 && bound.rows_step_is(2), step1};
 }
 
 /// Flat positions [b, e) of the pass `out = bound` along `path`; host runs
@@ -63,6 +67,8 @@ SINTER_FORCEINLINE void run_host_range(host_path path, const memory_leaf<T, R>& 
     else run_linear(out.ptr, bound, b, e);
   } else if (path.step2) {
     run_rows<2>(out, bound, b, e);
+  } else if (path.step1) {
+    run_rows<1>(out, bound, b, e);
   } else {
     if (path.stream) run_rows_streaming(out, bound, b, e);
     else run_rows<0>(out, bound, b, e);

@@ -66,11 +66,14 @@ void for_row_pieces(const memory_leaf<T, R>& out, const Node& node, index_t s, i
   static_assert(R >= 1);
   const index_t inner = out.shape[R - 1];
   extents<R> idx{};
-  index_t r = s / inner;
-  index_t j = s - r * inner;
-  for (std::size_t d = R - 1; d-- > 0;) {
-    idx[d] = r % out.shape[d];
-    r /= out.shape[d];
+  index_t j = 0;
+  if (s != 0) {  // a chunk of par's: find its row (host's whole pass starts at 0, no division)
+    index_t r = s / inner;
+    j = s - r * inner;
+    for (std::size_t d = R - 1; d-- > 0;) {
+      idx[d] = r % out.shape[d];
+      r /= out.shape[d];
+    }
   }
   for (index_t pos = s; pos < e;) {
     const index_t j1 = inner - j < e - pos ? inner : j + (e - pos);

@@ -147,7 +147,7 @@ struct leaf_walk<map_cursor<F, C...>> {
   template <std::size_t K, class V, std::size_t... I>
   SINTER_HD static SINTER_FORCEINLINE auto with_values_impl(const map_cursor<F, C...>& m, const V& v,
                                                             std::index_sequence<I...>) {
-    return make_map_cursor(m.f, leaf_walk<C>::template with_values<K + offset(I)>(get<I>(m.c), v)...);
+    return make_map_cursor(m.fn(), leaf_walk<C>::template with_values<K + offset(I)>(get<I>(m.c), v)...);
   }
   /// The same map over its children evaluated from loaded values.
   template <std::size_t K, class V>

@@ -22,11 +22,12 @@ inline constexpr std::size_t max_rank_v = [] {
 
 /// Where a node or cursor keeps its functor, as a base class: a functor
 /// with state is stored; an empty one that can be default-constructed (every
-/// built-in op) is not stored at all and
-/// made when called. A member would take a byte padded to 8, and GCC keeps
-/// an expression tree in registers only up to a size (136 bytes on x86-64;
-/// a larger tree is built in memory and copied with wide loads that stall
-/// store forwarding, tens of ns per assignment). A base, not
+/// built-in op) is not stored at all and made when called. A member would
+/// take a byte padded to 8, and GCC keeps an expression tree in registers
+/// only up to a size (--param sra-max-scalarization-size-Ospeed, derived
+/// from the target's move ratio): with these members a 160-byte row
+/// broadcast tree was built in memory and copied with wide loads that stall
+/// store forwarding; at 128 bytes it stays in registers. A base, not
 /// [[no_unique_address]]: nvcc's kernel parameters disagree with that
 /// attribute's layout (a 128-byte tree took a 184-byte parameter).
 template <class F, bool Stored = !(std::is_empty_v<F> && std::is_trivially_default_constructible_v<F>)>

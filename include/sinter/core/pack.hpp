@@ -21,7 +21,7 @@ struct pack<> {};
 /// The last element has no (empty) tail: an empty member takes a byte,
 /// padded to the next member's alignment, so every node of an expression
 /// tree grew by 8 bytes (GCC keeps a tree in registers only up to a size;
-/// see config.hpp, SINTER_NO_UNIQUE_ADDRESS).
+/// see map_node.hpp, fn_slot).
 template <class H>
 struct pack<H> {
   H head;

@@ -39,9 +39,9 @@ namespace {
 constexpr index_t big_n = 2 * st::detail::par_grain + 13;
 
 /// The 1-D sizes every test sweeps.
-constexpr index_t sizes[] = {0, 1, 7, 1009, big_n};
+constexpr index_t api_sizes[] = {0, 1, 7, 1009, big_n};
 
-std::vector<float> random_floats(std::size_t n, unsigned seed, float lo = -2.f, float hi = 2.f) {
+std::vector<float> api_random_floats(std::size_t n, unsigned seed, float lo = -2.f, float hi = 2.f) {
   return sinter_test::random_vector(n, seed, lo, hi);
 }
 
@@ -115,9 +115,9 @@ struct mix3 {
 
 TEST_CASE_TEMPLATE("map: a user lambda and a user functor, one pass, no allocation", P, st::host, st::par) {
   threads_guard threads;
-  for (const index_t n : sizes) {
+  for (const index_t n : api_sizes) {
     CAPTURE(n);
-    const auto va = random_floats(usize(n), 11), vb = random_floats(usize(n), 12);
+    const auto va = api_random_floats(usize(n), 11), vb = api_random_floats(usize(n), 12);
     const auto vd = random_doubles(usize(n), 13);
     std::vector<std::int32_t> vk(usize(n));
     for (std::size_t i = 0; i < vk.size(); ++i) vk[i] = static_cast<std::int32_t>(i % 17) - 8;
@@ -188,8 +188,8 @@ TEST_CASE_TEMPLATE("map: broadcasting a row and a column over a matrix", P, st::
     const index_t rows = sh[0], cols = sh[1];
     CAPTURE(rows);
     CAPTURE(cols);
-    const auto vm = random_floats(usize(rows * cols), 21), vr = random_floats(usize(cols), 22),
-               vc = random_floats(usize(rows), 23);
+    const auto vm = api_random_floats(usize(rows * cols), 21), vr = api_random_floats(usize(cols), 22),
+               vc = api_random_floats(usize(rows), 23);
     const auto m = from_vector<P>(vm, st::extents<2>{rows, cols});
     const auto row = from_vector<P>(vr, st::extents<1>{cols});
     const auto col = from_vector<P>(vc, st::extents<1>{rows});
@@ -213,9 +213,9 @@ TEST_CASE_TEMPLATE("map: broadcasting a row and a column over a matrix", P, st::
 // ---- 2. views over user memory ---------------------------------------------
 
 TEST_CASE("as_view over std::vector and std::span: reading and writing the user's memory") {
-  for (const index_t n : sizes) {
+  for (const index_t n : api_sizes) {
     CAPTURE(n);
-    const auto va = random_floats(usize(n), 31), vb = random_floats(usize(n), 32);
+    const auto va = api_random_floats(usize(n), 31), vb = api_random_floats(usize(n), 32);
     std::vector<float> out(usize(n), -7.f);
 
     // Reading: a const vector gives a const view, used in an expression; writing
@@ -345,9 +345,9 @@ TEST_CASE("as_view over pointer + shape: rank 1 and 2, misaligned, slices of it"
 
 TEST_CASE("a par view over user memory splits the pass over threads") {
   threads_guard threads;
-  for (const index_t n : sizes) {
+  for (const index_t n : api_sizes) {
     CAPTURE(n);
-    const auto va = random_floats(usize(n), 51);
+    const auto va = api_random_floats(usize(n), 51);
     std::vector<float> buf(usize(n) + 2, 5.f);
     st::view<float, 1, st::par> v(buf.data() + 1, {n});
     const st::view<const float, 1, st::par> a(va.data(), {n});
@@ -382,7 +382,7 @@ TEST_CASE_TEMPLATE("empty, zeros, ones, full: shapes and values", P, st::host, s
     CHECK(z.shape() == st::extents<3>{2, 0, 5});
     CHECK(z.size() == 0);
   }
-  for (const index_t n : sizes) {
+  for (const index_t n : api_sizes) {
     CAPTURE(n);
     {
       st::trace_scope t;
@@ -446,7 +446,7 @@ TEST_CASE("arange: start, stop, step, negative and float steps, against numpy's 
   check(st::arange<double>(0, 1, 2), 0, 1, 2, 0.0);           // one value
 
   // arange(n) counts 0..n-1 (index_t by default).
-  for (const index_t n : sizes) {
+  for (const index_t n : api_sizes) {
     const auto a = st::eval(st::arange(n));
     static_assert(std::is_same_v<decltype(a), const st::array<index_t, 1>>);
     REQUIRE(a.size() == n);
@@ -466,7 +466,7 @@ TEST_CASE("linspace: with and without endpoint, integer types, edge counts") {
   };
   const double starts[] = {0.0, -1.0, 0.1, 3.0};
   const double stops[] = {1.0, 2.5, 0.7, -4.0};
-  for (const index_t n : sizes)
+  for (const index_t n : api_sizes)
     for (std::size_t c = 0; c < 4; ++c)
       for (const bool endpoint : {true, false}) {
         CAPTURE(n);
@@ -506,7 +506,7 @@ TEST_CASE("linspace: with and without endpoint, integer types, edge counts") {
 
 TEST_CASE_TEMPLATE("arange and linspace allocate nothing until assigned", P, st::host, st::par) {
   threads_guard threads;
-  for (const index_t n : sizes) {
+  for (const index_t n : api_sizes) {
     CAPTURE(n);
     st::trace_scope t;
     auto g1 = st::arange<float>(-3.0, -3.0 + 0.5 * static_cast<double>(n), 0.5);
@@ -620,7 +620,7 @@ TEST_CASE_TEMPLATE("arrays: copies are deep, moves are cheap", P, st::host, st::
   for (const auto& sh : shapes) {
     const index_t n = sh[0] * sh[1];
     CAPTURE(n);
-    const auto v = random_floats(usize(n), 61);
+    const auto v = api_random_floats(usize(n), 61);
     auto a = from_vector<P>(v, sh);
     const float* pa = a.data();
 
@@ -693,7 +693,7 @@ TEST_CASE_TEMPLATE("rank 4: {2,3,1,5} op {3,4,1} broadcasts to {2,3,4,5} in one 
     const st::extents<4> so{c.a0, c.a1, c.b1, c.a3};
     const index_t n = c.a0 * c.a1 * c.b1 * c.a3;
     CAPTURE(n);
-    const auto va = random_floats(usize(c.a0 * c.a1 * c.a3), 71), vb = random_floats(usize(c.a1 * c.b1), 72);
+    const auto va = api_random_floats(usize(c.a0 * c.a1 * c.a3), 71), vb = api_random_floats(usize(c.a1 * c.b1), 72);
     const auto a = from_vector<P>(va, sa);
     const auto b = from_vector<P>(vb, sb);
     CHECK((a + b).shape() == so);
@@ -756,8 +756,8 @@ TEST_CASE_TEMPLATE("SINTER_LOG=launch: one line per pass on stderr (set_log_laun
   threads_guard threads;
   for (const index_t n : {index_t{7}, index_t{1009}, big_n}) {
     CAPTURE(n);
-    const auto a = from_vector<P>(random_floats(usize(n), 81), st::extents<1>{n});
-    const auto b = from_vector<P>(random_floats(usize(n), 82), st::extents<1>{n});
+    const auto a = from_vector<P>(api_random_floats(usize(n), 81), st::extents<1>{n});
+    const auto b = from_vector<P>(api_random_floats(usize(n), 82), st::extents<1>{n});
     st::array<float, 1, P> c({n});
     const std::string log = capture_stderr([&] {
       const bool was = st::set_log_launches(true);

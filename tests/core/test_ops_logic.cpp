@@ -76,10 +76,10 @@ domain shifts() {
 
 }  // namespace
 
-TEST_CASE_TEMPLATE("ops: comparisons and logical ops on every dtype", P, sinter::host, sinter::par) {
+TEST_CASE("ops: comparisons and logical ops on every dtype") {
   for_each_type(all_types{}, [](auto t) {
     using T = typename decltype(t)::type;
-    check<P, T, T>(
+    check<T, T>(
         op("==", [](auto a, auto b) { return a == b; }, eq_ref, {small()}, exact),
         op("!=", [](auto a, auto b) { return a != b; }, ne_ref, {small()}),
         op("<", [](auto a, auto b) { return a < b; }, lt_ref, {small()}),
@@ -91,44 +91,44 @@ TEST_CASE_TEMPLATE("ops: comparisons and logical ops on every dtype", P, sinter:
         op("||", [](auto a, auto b) { return a || b; }, or_ref, {small()}),
         op("logical_and", [](auto a, auto b) { return sinter::logical_and(a, b); }, and_ref, {small()}),
         op("logical_or", [](auto a, auto b) { return sinter::logical_or(a, b); }, or_ref, {small()}));
-    check<P, T>(op("!", [](auto a) { return !a; }, not_ref, {small()}),
+    check<T>(op("!", [](auto a) { return !a; }, not_ref, {small()}),
                 op("logical_not", [](auto a) { return sinter::logical_not(a); }, not_ref, {small()}),
                 op("isnan", [](auto a) { return sinter::isnan(a); }, isnan_ref, {domain{}}),
                 op("isinf", [](auto a) { return sinter::isinf(a); }, isinf_ref, {domain{}}),
                 op("isfinite", [](auto a) { return sinter::isfinite(a); }, isfinite_ref, {domain{}}));
   });
   // Mixed: compared in the promoted type.
-  check<P, std::int8_t, std::uint8_t>(op("<", [](auto a, auto b) { return a < b; }, lt_ref));
-  check<P, std::int32_t, double>(op("==", [](auto a, auto b) { return a == b; }, eq_ref, {small()}));
-  check<P, sinter::half, float>(op(">=", [](auto a, auto b) { return a >= b; }, ge_ref, {small()}));
+  check<std::int8_t, std::uint8_t>(op("<", [](auto a, auto b) { return a < b; }, lt_ref));
+  check<std::int32_t, double>(op("==", [](auto a, auto b) { return a == b; }, eq_ref, {small()}));
+  check<sinter::half, float>(op(">=", [](auto a, auto b) { return a >= b; }, ge_ref, {small()}));
 }
 
-TEST_CASE_TEMPLATE("ops: bitwise ops and shifts on integers and bool", P, sinter::host, sinter::par) {
+TEST_CASE("ops: bitwise ops and shifts on integers and bool") {
   for_each_type(int_types{}, [](auto t) {
     using T = typename decltype(t)::type;
-    check<P, T, T>(op("&", [](auto a, auto b) { return a & b; }, band_ref, {domain{}}, exact),
+    check<T, T>(op("&", [](auto a, auto b) { return a & b; }, band_ref, {domain{}}, exact),
                    op("|", [](auto a, auto b) { return a | b; }, bor_ref),
                    op("^", [](auto a, auto b) { return a ^ b; }, bxor_ref),
                    op("<<", [](auto a, auto b) { return a << b; }, shl_ref, {domain{}, shifts()}),
                    op(">>", [](auto a, auto b) { return a >> b; }, shr_ref, {domain{}, shifts()}));
-    check<P, T>(op("~", [](auto a) { return ~a; }, invert_ref));
+    check<T>(op("~", [](auto a) { return ~a; }, invert_ref));
   });
-  check<P, bool, bool>(op("&", [](auto a, auto b) { return a & b; }, band_ref),
+  check<bool, bool>(op("&", [](auto a, auto b) { return a & b; }, band_ref),
                        op("|", [](auto a, auto b) { return a | b; }, bor_ref),
                        op("^", [](auto a, auto b) { return a ^ b; }, bxor_ref));
-  check<P, bool>(op("~", [](auto a) { return ~a; }, invert_ref));
+  check<bool>(op("~", [](auto a) { return ~a; }, invert_ref));
   static_assert(std::is_same_v<decltype(std::declval<sinter::view<const std::int8_t, 2>>() &
                                         std::declval<sinter::view<const std::uint8_t, 2>>())::value_type,
                                std::int16_t>);
-  check<P, std::int8_t, std::uint8_t>(op("& (mixed)", [](auto a, auto b) { return a & b; }, band_ref));
+  check<std::int8_t, std::uint8_t>(op("& (mixed)", [](auto a, auto b) { return a & b; }, band_ref));
 }
 
-TEST_CASE_TEMPLATE("ops: where on every dtype", P, sinter::host, sinter::par) {
+TEST_CASE("ops: where on every dtype") {
   for_each_type(all_types{}, [](auto t) {
     using T = typename decltype(t)::type;
-    check<P, bool, T, T>(op("where", [](auto c, auto a, auto b) { return sinter::where(c, a, b); }, where_ref,
+    check<bool, T, T>(op("where", [](auto c, auto a, auto b) { return sinter::where(c, a, b); }, where_ref,
                             {domain{}}, exact));
-    check<P, T, float, float>(op("where (condition of this type)",
+    check<T, float, float>(op("where (condition of this type)",
                                  [](auto c, auto a, auto b) { return sinter::where(c, a, b); }, where_ref,
                                  {small(), domain{}}));
   });
@@ -136,11 +136,11 @@ TEST_CASE_TEMPLATE("ops: where on every dtype", P, sinter::host, sinter::par) {
                                                       std::declval<sinter::view<const int, 2>>(),
                                                       std::declval<sinter::view<const double, 2>>()))::value_type,
                                double>);
-  check<P, bool, std::int32_t, double>(
+  check<bool, std::int32_t, double>(
       op("where (mixed)", [](auto c, auto a, auto b) { return sinter::where(c, a, b); }, where_ref));
 }
 
-TEST_CASE_TEMPLATE("ops: cast between every pair of dtypes", P, sinter::host, sinter::par) {
+TEST_CASE("ops: cast between every pair of dtypes") {
   // Float to integer truncates; values are kept in range of every target (out
   // of range is undefined in C++).
   const auto cast_ref = [](auto r, ld a) -> ld {
@@ -157,7 +157,7 @@ TEST_CASE_TEMPLATE("ops: cast between every pair of dtypes", P, sinter::host, si
       d.special_rate = 0;
     }
     // Every target in one fused pass; each result is widened to double exactly.
-    check<P, T>(
+    check<T>(
         op("cast<bool>", [](auto a) { return sinter::cast<double>(sinter::cast<bool>(a)); },
            [&](auto, ld a) { return cast_ref(tag<bool>{}, a); }, {d}),
         op("cast<int8>", [](auto a) { return sinter::cast<double>(sinter::cast<std::int8_t>(a)); },
@@ -179,7 +179,7 @@ TEST_CASE_TEMPLATE("ops: cast between every pair of dtypes", P, sinter::host, si
         op("cast<bfloat16>", [](auto a) { return sinter::cast<double>(sinter::cast<sinter::bfloat16>(a)); },
            [&](auto, ld a) { return to_ld(sinter::bfloat16(static_cast<float>(in<float>(a)))); }, {d}),
         op("cast<double>", [](auto a) { return sinter::cast<double>(a); }, cast_ref, {d}, rounded));
-    check<P, T>(op("cast<int64>", [](auto a) { return sinter::cast<std::int64_t>(a); }, cast_ref, {d}));
-    check<P, T>(op("cast<uint64>", [](auto a) { return sinter::cast<std::uint64_t>(a); }, cast_ref, {d}));
+    check<T>(op("cast<int64>", [](auto a) { return sinter::cast<std::int64_t>(a); }, cast_ref, {d}));
+    check<T>(op("cast<uint64>", [](auto a) { return sinter::cast<std::uint64_t>(a); }, cast_ref, {d}));
   });
 }

@@ -71,13 +71,13 @@ domain with_zeros(domain d, double rate = 0.1) {
 
 }  // namespace
 
-TEST_CASE_TEMPLATE("ops: floating functions of one argument", P, sinter::host, sinter::par) {
+TEST_CASE("ops: floating functions of one argument") {
   for_each_type(all_types{}, [](auto t) {
     using T = typename decltype(t)::type;
     // Positives and negatives, tiny to huge, with zeros: NaN, -inf, poles.
     const domain wide = with_zeros(log_dom(-40, 40, 0.3));
     const domain near0 = log_dom(-12, 0, 0.5);
-    check<P, T>(
+    check<T>(
         op("sqrt", [](auto a) { return sinter::sqrt(a); }, sqrt_ref, {wide}, sqrt_ulps),
         op("cbrt", [](auto a) { return sinter::cbrt(a); }, cbrt_ref, {wide}, cbrt_ulps),
         op("rsqrt", [](auto a) { return sinter::rsqrt(a); }, rsqrt_ref, {wide}, rsqrt_ulps),
@@ -93,7 +93,7 @@ TEST_CASE_TEMPLATE("ops: floating functions of one argument", P, sinter::host, s
         op("log1p", [](auto a) { return sinter::log1p(a); }, log1p_ref, {dom(-1.5, 10)}, log1p_ulps),
         op("log1p (near 0)", [](auto a) { return sinter::log1p(a); }, log1p_ref, {near0}, log1p_ulps));
     // Smaller groups: every element of a fused pass computes every op of its group.
-    check<P, T>(
+    check<T>(
         op("sin", [](auto a) { return sinter::sin(a); }, sin_ref, {dom(-10, 10)}, sin_ulps),
         op("sin (wide)", [](auto a) { return sinter::sin(a); }, sin_ref, {dom(-1e5, 1e5)}, sin_ulps),
         op("cos", [](auto a) { return sinter::cos(a); }, cos_ref, {dom(-10, 10)}, cos_ulps),
@@ -102,7 +102,7 @@ TEST_CASE_TEMPLATE("ops: floating functions of one argument", P, sinter::host, s
         op("asin", [](auto a) { return sinter::asin(a); }, asin_ref, {dom(-1.2, 1.2)}, asin_ulps),
         op("acos", [](auto a) { return sinter::acos(a); }, acos_ref, {dom(-1.2, 1.2)}, acos_ulps),
         op("atan", [](auto a) { return sinter::atan(a); }, atan_ref, {wide}, atan_ulps));
-    check<P, T>(
+    check<T>(
         op("sinh", [](auto a) { return sinter::sinh(a); }, sinh_ref, {dom(-100, 100)}, sinh_ulps),
         op("sinh (near 0)", [](auto a) { return sinter::sinh(a); }, sinh_ref, {near0}, sinh_ulps),
         op("cosh", [](auto a) { return sinter::cosh(a); }, cosh_ref, {dom(-100, 100)}, cosh_ulps),
@@ -118,11 +118,11 @@ TEST_CASE_TEMPLATE("ops: floating functions of one argument", P, sinter::host, s
   });
 }
 
-TEST_CASE_TEMPLATE("ops: atan2 and hypot", P, sinter::host, sinter::par) {
+TEST_CASE("ops: atan2 and hypot") {
   for_each_type(all_types{}, [](auto t) {
     using T = typename decltype(t)::type;
     const domain wide = with_zeros(log_dom(-40, 40, 0.5));
-    check<P, T, T>(
+    check<T, T>(
         op("atan2", [](auto y, auto x) { return sinter::atan2(y, x); }, atan2_ref, {dom(-10, 10)}, atan2_ulps),
         op("atan2 (wide)", [](auto y, auto x) { return sinter::atan2(y, x); }, atan2_ref, {wide}, atan2_ulps),
         op("hypot", [](auto x, auto y) { return sinter::hypot(x, y); }, hypot_ref, {wide}, hypot_ulps));
@@ -131,8 +131,8 @@ TEST_CASE_TEMPLATE("ops: atan2 and hypot", P, sinter::host, sinter::par) {
   static_assert(std::is_same_v<decltype(sinter::atan2(std::declval<sinter::view<const int, 2>>(),
                                                       std::declval<sinter::view<const float, 2>>()))::value_type,
                                float>);
-  check<P, std::int32_t, float>(
+  check<std::int32_t, float>(
       op("atan2", [](auto y, auto x) { return sinter::atan2(y, x); }, atan2_ref, {dom(-100, 100)}, atan2_ulps));
-  check<P, std::int64_t>(op("exp(int64) -> double", [](auto a) { return sinter::exp(a); }, exp_ref,
+  check<std::int64_t>(op("exp(int64) -> double", [](auto a) { return sinter::exp(a); }, exp_ref,
                             {dom(-800, 800)}, exp_ulps));
 }

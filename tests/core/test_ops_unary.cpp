@@ -10,7 +10,7 @@
 
 #include "support/arith_refs.hpp"
 
-TEST_CASE_TEMPLATE("ops: unary arithmetic and rounding", P, sinter::host, sinter::par) {
+TEST_CASE("ops: unary arithmetic and rounding") {
   for_each_type(numeric_types{}, [](auto t) {
     using T = typename decltype(t)::type;
     const ulps tol = is_int_v<T> ? exact : rounded;
@@ -18,7 +18,7 @@ TEST_CASE_TEMPLATE("ops: unary arithmetic and rounding", P, sinter::host, sinter
     auto ce = [](auto a) { return sinter::ceil(a); };
     auto tr = [](auto a) { return sinter::trunc(a); };
     auto ro = [](auto a) { return sinter::round(a); };
-    check<P, T>(op("negative", [](auto a) { return -a; }, neg_ref, {full()}, exact),
+    check<T>(op("negative", [](auto a) { return -a; }, neg_ref, {full()}, exact),
                 op("abs", [](auto a) { return sinter::abs(a); }, abs_ref, {full()}),
                 op("sign", [](auto a) { return sinter::sign(a); }, sign_ref, {full()}, exact_value),
                 op("square", [](auto a) { return sinter::square(a); }, square_ref, {full()}, tol),
@@ -28,34 +28,37 @@ TEST_CASE_TEMPLATE("ops: unary arithmetic and rounding", P, sinter::host, sinter
                 op("round", ro, round_ref, {halves()}), op("round (large)", ro, round_ref, {log_dom(-3, 25)}),
                 op("round (full)", ro, round_ref, {full()}));
   });
-  check<P, bool>(op("abs", [](auto a) { return sinter::abs(a); }, abs_ref));
+  check<bool>(op("abs", [](auto a) { return sinter::abs(a); }, abs_ref));
 }
 
-TEST_CASE_TEMPLATE("ops: clip and fma", P, sinter::host, sinter::par) {
+TEST_CASE("ops: clip and fma") {
   for_each_type(numeric_types{}, [](auto t) {
     using T = typename decltype(t)::type;
-    check<P, T, T, T>(
+    check<T, T, T>(
         op("clip", [](auto x, auto lo, auto hi) { return sinter::clip(x, lo, hi); }, clip_ref, {full()},
            exact_value),
         op("fma", [](auto a, auto b, auto c) { return sinter::fma(a, b, c); }, fma_ref, {full()},
            is_int_v<T> ? exact : rounded));
   });
-  check<P, bool, bool, bool>(
+  check<bool, bool, bool>(
       op("clip", [](auto x, auto lo, auto hi) { return sinter::clip(x, lo, hi); }, clip_ref));
 }
 
-TEST_CASE_TEMPLATE("ops: compound assignment on arrays", P, sinter::host, sinter::par) {
+/// An array with the element type and policy of the view V.
+template <class V>
+using array_of = sinter::array<typename V::value_type, 2, typename V::policy_type>;
+
+TEST_CASE("ops: compound assignment on arrays") {
   const options lhs{.lhs_full = true};
   for_each_type(numeric_types{}, [&](auto t) {
     using T = typename decltype(t)::type;
-    using A = sinter::array<T, 2, P>;
     const ulps tol = is_int_v<T> ? exact : rounded;
-    check<P, T, T>(
-        op("+=", [](auto a, auto b) { A x(a); x += b; return x; }, add_ref, {full()}, tol, lhs),
-        op("-=", [](auto a, auto b) { A x(a); x -= b; return x; }, sub_ref, {full()}, tol, lhs),
-        op("*=", [](auto a, auto b) { A x(a); x *= b; return x; }, mul_ref, {full()}, tol, lhs),
-        op("/=", [](auto a, auto b) { A x(a); x /= b; return x; }, div_ref, {full(), divisors()}, tol, lhs),
-        op("%=", [](auto a, auto b) { A x(a); x %= b; return x; }, mod_ref, {full(), divisors()}, tol, lhs));
+    check<T, T>(
+        op("+=", [](auto a, auto b) { array_of<decltype(a)> x(a); x += b; return x; }, add_ref, {full()}, tol, lhs),
+        op("-=", [](auto a, auto b) { array_of<decltype(a)> x(a); x -= b; return x; }, sub_ref, {full()}, tol, lhs),
+        op("*=", [](auto a, auto b) { array_of<decltype(a)> x(a); x *= b; return x; }, mul_ref, {full()}, tol, lhs),
+        op("/=", [](auto a, auto b) { array_of<decltype(a)> x(a); x /= b; return x; }, div_ref, {full(), divisors()}, tol, lhs),
+        op("%=", [](auto a, auto b) { array_of<decltype(a)> x(a); x %= b; return x; }, mod_ref, {full(), divisors()}, tol, lhs));
   });
 }
 

@@ -1,8 +1,9 @@
 #pragma once
 // Shared machinery of the op tests (tests/core/test_ops_*.cpp).
 //
-// `check<P, In...>(op(name, f, ref, domains, tol), op(...), ...)` checks a
-// group of ops of one result type: `f` builds the sinter expression from
+// `check<In...>(op(name, f, ref, domains, tol), op(...), ...)` checks a
+// group of ops of one result type under host and under par, on the same
+// data (the references computed once): `f` builds the sinter expression from
 // rank-2 views of the inputs, `ref` is an independent scalar reference in
 // long double (called with a tag of the result type and the exact input
 // values). The inputs are random (fixed seed) with NaN, ±inf, ±0, denormals
@@ -226,14 +227,32 @@ inline domain log_dom(double lo_exp, double hi_exp, double neg_rate = 0.5) {
   return d;
 }
 
+/// The tests' random bits: splitmix64, a UniformRandomBitGenerator several
+/// times cheaper than std::mt19937_64 with std::uniform_real_distribution
+/// (which took a quarter of the matrix's run time at -Og).
+struct rng {
+  using result_type = std::uint64_t;
+  std::uint64_t s;
+  explicit rng(std::uint64_t seed) : s(seed) {}
+  static constexpr result_type min() { return 0; }
+  static constexpr result_type max() { return ~result_type{0}; }
+  result_type operator()() {
+    std::uint64_t z = (s += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+  }
+  /// Uniform in [0, 1): the top 53 bits.
+  double u01() { return static_cast<double>((*this)() >> 11) * 0x1.0p-53; }
+};
+
 template <class T>
-T random_value(std::mt19937_64& g, const domain& d) {
-  std::uniform_real_distribution<double> u01(0.0, 1.0);
+T random_value(rng& g, const domain& d) {
   if constexpr (std::is_same_v<T, bool>) {
     return (g() & 1u) != 0;
   } else if constexpr (is_int_v<T>) {
     using L = std::numeric_limits<T>;
-    const double p = u01(g);
+    const double p = g.u01();
     if (p < d.zero_rate) return T(0);
     if (p < d.zero_rate + d.special_rate) {
       const T sp[] = {L::min(), L::max(), T(0), T(1), static_cast<T>(-1), static_cast<T>(L::min() + 1),
@@ -250,7 +269,7 @@ T random_value(std::mt19937_64& g, const domain& d) {
     return static_cast<T>(static_cast<std::uint64_t>(ilo) + g() % span);
   } else {
     using L = std::numeric_limits<T>;
-    const double p = u01(g);
+    const double p = g.u01();
     if (p < d.zero_rate) return T(0.0f);
     if (p < d.zero_rate + d.special_rate) {
       const ld inf = std::numeric_limits<ld>::infinity();
@@ -263,12 +282,12 @@ T random_value(std::mt19937_64& g, const domain& d) {
     }
     double x;
     if (d.log_scale) {
-      x = std::pow(10.0, d.lo + (d.hi - d.lo) * u01(g));
-      if (u01(g) < d.neg_rate) x = -x;
+      x = std::pow(10.0, d.lo + (d.hi - d.lo) * g.u01());
+      if (g.u01() < d.neg_rate) x = -x;
     } else {
-      x = d.lo + (d.hi - d.lo) * u01(g);
+      x = d.lo + (d.hi - d.lo) * g.u01();
     }
-    const double q = u01(g);
+    const double q = g.u01();
     if (q < d.halves_rate) x = std::round(x * 2) / 2;
     else if (q < d.halves_rate + d.integral_rate) x = std::round(x);
     return from_ld<T>(x);
@@ -381,7 +400,7 @@ template <class T>
 struct buffer {
   std::unique_ptr<T[]> data;
   std::vector<ld> vals;
-  buffer(index_t len, std::mt19937_64& g, const domain& d)
+  buffer(index_t len, rng& g, const domain& d)
       : data(new T[static_cast<std::size_t>(len)]), vals(static_cast<std::size_t>(len)) {
     // Past `period` elements the random values repeat with a prime period:
     // every position still holds a random value (never a constant fill),
@@ -391,6 +410,11 @@ struct buffer {
       data[i] = i < period ? random_value<T>(g, d) : data[i - period];
       vals[i] = to_ld(data[i]);
     }
+  }
+  buffer(buffer&&) noexcept = default;
+  /// A copy (each policy writes its own copy of the output's initial contents).
+  buffer(const buffer& o) : data(new T[o.vals.size()]), vals(o.vals) {
+    std::copy(o.data.get(), o.data.get() + o.vals.size(), data.get());
   }
   /// Position p gets value v (its exact value recorded).
   void set(index_t p, T v) {
@@ -442,33 +466,57 @@ inline std::string show(const type_info& t, ld v) {
   return os.str();
 }
 
-/// Compare every output position with the reference of the op that
-/// produced it: `which(i, j)` is the index in `runs` of element (i, j)'s op.
-/// Failures are counted per op; each op reports its count and first failure.
-template <class Which>
-void verify(const std::vector<op_run>& runs, Which which, const std::string& types, const char* pol,
-            const layout_case& lc, const std::vector<const std::vector<ld>*>& ins,
-            const std::vector<placement>& pl, const std::vector<type_info>& in_info,
-            const std::vector<ld>& out, const placement& op, const type_info& rt) {
+/// Maps an output element (i, j) to the index in `runs` of its op.
+using which_fn = std::function<std::size_t(index_t, index_t)>;
+
+/// The operands' exact values at output element (i, j).
+inline void args_at(const layout_case& lc, const std::vector<const std::vector<ld>*>& ins,
+                    const std::vector<placement>& pl, index_t i, index_t j, std::vector<ld>& args) {
+  for (std::size_t k = 0; k < ins.size(); ++k)
+    args[k] = (*ins[k])[static_cast<std::size_t>(offset(lc.in[k], pl[k], lc.out, i, j))];
+}
+
+/// The reference value of every output element (i, j), row-major, each from
+/// its op's reference: computed once per layout and compared with the
+/// output of every policy.
+inline std::vector<ld> expected(const std::vector<op_run>& runs, const which_fn& which, const layout_case& lc,
+                                const std::vector<const std::vector<ld>*>& ins, const std::vector<placement>& pl) {
+  std::vector<ld> want(static_cast<std::size_t>(lc.out[0] * lc.out[1]));
+  std::vector<ld> args(ins.size());
+  std::size_t f = 0;
+  for (index_t i = 0; i < lc.out[0]; ++i)
+    for (index_t j = 0; j < lc.out[1]; ++j) {
+      args_at(lc, ins, pl, i, j, args);
+      want[f++] = runs[which(i, j)].ref(args.data());
+    }
+  return want;
+}
+
+/// Compare every output position with `want` (expected()). Failures are
+/// counted per op; each op reports its count and first failure.
+inline void verify(const std::vector<op_run>& runs, const which_fn& which, const std::string& types, const char* pol,
+                   const layout_case& lc, const std::vector<const std::vector<ld>*>& ins,
+                   const std::vector<placement>& pl, const std::vector<type_info>& in_info,
+                   const std::vector<ld>& want, const std::vector<ld>& out, const placement& op,
+                   const type_info& rt) {
   const std::size_t n = ins.size();
   std::vector<std::size_t> bad(runs.size()), seen(runs.size());
   std::vector<std::string> first(runs.size());
   std::vector<ld> args(n);
   const operand_layout out_l{lc.out, lc.out_kind};
+  std::size_t f = 0;
   for (index_t i = 0; i < lc.out[0]; ++i) {
-    for (index_t j = 0; j < lc.out[1]; ++j) {
+    for (index_t j = 0; j < lc.out[1]; ++j, ++f) {
       const std::size_t w = which(i, j);
       const op_run& r = runs[w];
       ++seen[w];
-      for (std::size_t k = 0; k < n; ++k)
-        args[k] = (*ins[k])[static_cast<std::size_t>(offset(lc.in[k], pl[k], lc.out, i, j))];
-      const ld want = r.ref(args.data());
       const ld got = out[static_cast<std::size_t>(offset(out_l, op, lc.out, i, j))];
       double err = 0;
-      if (!close(rt, got, want, r.tol, &err) && bad[w]++ == 0) {
+      if (!close(rt, got, want[f], r.tol, &err) && bad[w]++ == 0) {
+        args_at(lc, ins, pl, i, j, args);
         first[w] = "at (" + std::to_string(i) + ", " + std::to_string(j) + "): (";
         for (std::size_t k = 0; k < n; ++k) first[w] += (k ? ", " : "") + show(in_info[k], args[k]);
-        first[w] += ") gave " + show(rt, got) + ", reference " + show(rt, want);
+        first[w] += ") gave " + show(rt, got) + ", reference " + show(rt, want[f]);
         if (rt.is_float) first[w] += " (" + std::to_string(err) + " ulp)";
       }
     }
@@ -492,19 +540,68 @@ auto fused(const Sel& sel, const Tup& fs, const V&... v) {
   }
 }
 
-/// Run `eval` on one layout and verify it. `sel` is the op selector (1x1
-/// or the output's shape), `which` maps an element to its op, `fill(g, bufs)`
-/// may overwrite input positions after the default random fill.
-template <class P, class R, class... In, class Eval, class Which, class Fill>
-void run_layout(const std::vector<op_run>& runs, const Eval& eval, const layout_case& lc,
-                std::uint64_t seed, const std::vector<domain>& doms,
-                st::view<const std::uint8_t, 2, P> sel, Which which, Fill fill) {
-  const char* pol = std::is_same_v<P, st::par> ? "par" : "host";
-  const std::vector<type_info> in_info{info_of<In>()...};
-  std::string types;
-  for (const auto& t : in_info) types += std::string(types.empty() ? "" : ", ") + t.name;
-  const type_info rt = info_of<R>();
-  std::mt19937_64 g(seed);
+/// A group's fused expression assigned under policy P, type-erased.
+/// (Wrapped in type_identity_t: In... is given explicitly, never deduced from it.)
+template <class P, class R, class... In>
+using evaluator = std::type_identity_t<
+    std::function<void(st::view<const std::uint8_t, 2, P>, st::view<const In, 2, P>..., st::view<R, 2, P>)>>;
+
+/// The ops' selector: `sel` elements of the given shape (1x1 or the output's).
+struct selector {
+  const std::uint8_t* data;
+  st::extents<2> shape;
+};
+
+/// Everything one layout's check shares between the policies: the inputs,
+/// the output's initial contents, the expected values.
+template <class R, class... In>
+struct layout_run {
+  const std::vector<op_run>& runs;
+  const layout_case& lc;
+  selector sel;
+  const which_fn& which;
+  std::vector<placement> pl;
+  std::tuple<buffer<In>...> bufs;
+  placement op;
+  buffer<R> init;
+  std::vector<const std::vector<ld>*> ins;
+  std::vector<ld> want;
+
+  /// Evaluate under P into a copy of the initial output and verify it.
+  template <class P>
+  void run(const evaluator<P, R, In...>& eval) const {
+    const char* pol = std::is_same_v<P, st::par> ? "par" : "host";
+    const std::vector<type_info> in_info{info_of<In>()...};
+    std::string types;
+    for (const auto& t : in_info) types += std::string(types.empty() ? "" : ", ") + t.name;
+    buffer<R> out = init;
+    {
+      st::trace_scope trace;
+      [&]<std::size_t... I>(std::index_sequence<I...>) {
+        eval(st::view<const std::uint8_t, 2, P>(sel.data, sel.shape),
+             st::view<const In, 2, P>(std::get<I>(bufs).data.get() + pl[I].base, lc.in[I].shape, pl[I].strides)...,
+             st::view<R, 2, P>(out.data.get() + op.base, lc.out, op.strides));
+      }(std::index_sequence_for<In...>{});
+      if (std::is_same_v<P, st::par> && lc.out[0] * lc.out[1] >= 131072 && st::get_num_threads() > 1) {
+        bool threaded = false;
+        for (const auto& p : trace.passes())
+          threaded = threaded || (p.detail.find(" threads") != std::string::npos);
+        CHECK_MESSAGE(threaded, types << " " << lc.name << ": par ran on one thread");
+      }
+    }
+    out.read_back();
+    verify(runs, which, types, pol, lc, ins, pl, in_info, want, out.vals, op, info_of<R>());
+  }
+};
+
+/// Check one layout under host and par, on the same data. `which` maps an
+/// element to its op, `fill(g, pl, bufs)` may overwrite input positions after
+/// the default random fill.
+template <class R, class... In, class Fill>
+void run_layout(const std::vector<op_run>& runs, const evaluator<st::host, R, In...>& eval_host,
+                const evaluator<st::par, R, In...>& eval_par, const layout_case& lc, std::uint64_t seed,
+                const std::vector<domain>& doms, selector sel, const which_fn& which, Fill fill) {
+  rng g(seed);
   std::vector<placement> pl;
   for (const auto& l : lc.in) pl.push_back(place(l));
   auto bufs = [&]<std::size_t... I>(std::index_sequence<I...>) {
@@ -513,32 +610,16 @@ void run_layout(const std::vector<op_run>& runs, const Eval& eval, const layout_
   }(std::index_sequence_for<In...>{});
   fill(g, pl, bufs);
   const placement op = place({lc.out, lc.out_kind});
-  buffer<R> out(op.len, g, domain{});
-  {
-    st::trace_scope trace;
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
-      eval(sel,
-           st::view<const In, 2, P>(std::get<I>(bufs).data.get() + pl[I].base, lc.in[I].shape,
-                                    pl[I].strides)...,
-           st::view<R, 2, P>(out.data.get() + op.base, lc.out, op.strides));
-    }(std::index_sequence_for<In...>{});
-    if (std::is_same_v<P, st::par> && lc.out[0] * lc.out[1] >= 131072 && st::get_num_threads() > 1) {
-      bool threaded = false;
-      for (const auto& p : trace.passes())
-        threaded = threaded || (p.detail.find(" threads") != std::string::npos);
-      CHECK_MESSAGE(threaded, types << " " << lc.name << ": par ran on one thread");
-    }
-  }
-  out.read_back();
-  const std::vector<const std::vector<ld>*> ins = std::apply(
-      [](const auto&... b) { return std::vector<const std::vector<ld>*>{&b.vals...}; }, bufs);
-  verify(runs, which, types, pol, lc, ins, pl, in_info, out.vals, op, rt);
+  layout_run<R, In...> lr{runs, lc, sel, which, pl, std::move(bufs), op, buffer<R>(op.len, g, domain{}), {}, {}};
+  lr.ins = std::apply([](const auto&... b) { return std::vector<const std::vector<ld>*>{&b.vals...}; }, lr.bufs);
+  lr.want = expected(runs, which, lc, lr.ins, pl);
+  lr.template run<st::host>(eval_host);
+  lr.template run<st::par>(eval_par);
 }
 
-template <class P, class R, class... In>
-void run_group(const std::vector<op_run>& runs,
-               const std::type_identity_t<std::function<void(st::view<const std::uint8_t, 2, P>,
-                                                              st::view<const In, 2, P>..., st::view<R, 2, P>)>>& eval) {
+template <class R, class... In>
+void run_group(const std::vector<op_run>& runs, const evaluator<st::host, R, In...>& eval_host,
+               const evaluator<st::par, R, In...>& eval_par) {
   constexpr std::size_t N = sizeof...(In);
   std::string types;
   for (const auto& t : std::vector<type_info>{info_of<In>()...}) types += t.name;
@@ -549,11 +630,10 @@ void run_group(const std::vector<op_run>& runs,
     std::uint64_t seed = 0x5eed;
     for (char ch : r.name + types) seed = seed * 131 + static_cast<unsigned char>(ch);
     const std::uint8_t sel_value = static_cast<std::uint8_t>(sel);
-    const st::view<const std::uint8_t, 2, P> sel_view(&sel_value, {1, 1});
+    const which_fn which = [sel](index_t, index_t) { return sel; };
     for (const auto& lc : layouts(N)) {
       if (r.opt.lhs_full && lc.in[0].shape != lc.out) continue;
-      run_layout<P, R, In...>(runs, eval, lc, seed, r.doms, sel_view,
-                              [sel](index_t, index_t) { return sel; }, no_fill);
+      run_layout<R, In...>(runs, eval_host, eval_par, lc, seed, r.doms, {&sel_value, {1, 1}}, which, no_fill);
     }
   }
   // Large layouts: the whole group in one pass, each element's op drawn at
@@ -563,14 +643,13 @@ void run_group(const std::vector<op_run>& runs,
     for (char ch : r.name + types) seed = seed * 131 + static_cast<unsigned char>(ch);
   for (const auto& lc : large_layouts(N)) {
     const index_t cols = lc.out[1];
-    std::vector<std::uint8_t> which(static_cast<std::size_t>(lc.out[0] * cols));
-    std::mt19937_64 g(seed);
-    for (auto& w : which) w = static_cast<std::uint8_t>(g() % runs.size());
-    const st::view<const std::uint8_t, 2, P> sel_view(which.data(), lc.out);
-    const auto op_of = [&](index_t i, index_t j) {
-      return static_cast<std::size_t>(which[static_cast<std::size_t>(i * cols + j)]);
+    std::vector<std::uint8_t> ops(static_cast<std::size_t>(lc.out[0] * cols));
+    rng g(seed);
+    for (auto& w : ops) w = static_cast<std::uint8_t>(g() % runs.size());
+    const which_fn op_of = [&](index_t i, index_t j) {
+      return static_cast<std::size_t>(ops[static_cast<std::size_t>(i * cols + j)]);
     };
-    const auto fill = [&](std::mt19937_64& gen, const std::vector<placement>& pl, auto& bufs) {
+    const auto fill = [&](rng& gen, const std::vector<placement>& pl, auto& bufs) {
       [&]<std::size_t... I>(std::index_sequence<I...>) {
         for (index_t i = 0; i < lc.out[0]; ++i)
           for (index_t j = 0; j < cols; ++j) {
@@ -584,19 +663,30 @@ void run_group(const std::vector<op_run>& runs,
           }
       }(std::index_sequence_for<In...>{});
     };
-    run_layout<P, R, In...>(runs, eval, lc, seed, std::vector<domain>{domain{}}, sel_view, op_of, fill);
+    run_layout<R, In...>(runs, eval_host, eval_par, lc, seed, std::vector<domain>{domain{}}, {ops.data(), lc.out},
+                         op_of, fill);
   }
 }
 
-/// Check a group of ops, all of the same result type, on inputs In... under policy P.
-template <class P, class... In, class... F, class... Ref>
+/// The fused expression of a group under policy P.
+template <class P, class R, class... In, class Fs>
+evaluator<P, R, In...> evaluate_with(const Fs& fs) {
+  return [fs](st::view<const std::uint8_t, 2, P> s, st::view<const In, 2, P>... v, st::view<R, 2, P> o) {
+    o = fused<0>(s, fs, v...);
+  };
+}
+
+/// Check a group of ops, all of the same result type, on inputs In... under
+/// host and under par: the same data, references computed once. The ops'
+/// builders are called with views of either policy.
+template <class... In, class... F, class... Ref>
 void check(const op_spec<F, Ref>&... ops) {
-  using sel_view = st::view<const std::uint8_t, 2, P>;
+  using sel_view = st::view<const std::uint8_t, 2, st::host>;
   const auto fs = std::make_tuple(ops.f...);
-  using E = decltype(fused<0>(std::declval<sel_view>(), fs, std::declval<st::view<const In, 2, P>>()...));
+  using E = decltype(fused<0>(std::declval<sel_view>(), fs, std::declval<st::view<const In, 2, st::host>>()...));
   using R = typename E::value_type;
-  static_assert(std::is_same_v<typename E::policy_type, P>);
-  static_assert((std::is_same_v<typename decltype(ops.f(std::declval<st::view<const In, 2, P>>()...))::value_type, R> && ...),
+  static_assert(std::is_same_v<typename E::policy_type, st::host>);
+  static_assert((std::is_same_v<typename decltype(ops.f(std::declval<st::view<const In, 2, st::host>>()...))::value_type, R> && ...),
                 "the ops of a group must have the same result type");
   std::vector<op_run> runs{op_run{ops.name,
                                   [ref = ops.ref](const ld* x) {
@@ -605,9 +695,7 @@ void check(const op_spec<F, Ref>&... ops) {
                                     }(std::index_sequence_for<In...>{});
                                   },
                                   ops.doms, ops.tol, ops.opt}...};
-  run_group<P, R, In...>(runs, [fs](sel_view s, st::view<const In, 2, P>... v, st::view<R, 2, P> o) {
-    o = fused<0>(s, fs, v...);
-  });
+  run_group<R, In...>(runs, evaluate_with<st::host, R, In...>(fs), evaluate_with<st::par, R, In...>(fs));
 }
 
 }  // namespace op_test

@@ -8,12 +8,13 @@
 // Tolerances (acc_rel): integer results, argmin/argmax, any/all, count, min,
 // max and prod (data are +-1 and a few 2s, so products are exact) are exact.
 // Float sums use a pairwise scheme like NumPy's (reduce/host_engine.hpp):
-// tiles of 4096 cut into leaf blocks of 1024 consecutive elements, each spread
-// over leaf_lanes = 32 lanes (element k to lane k % 32, so each lane adds at
-// most 32 elements: <= 31 rounded adds after the exact first one); a tile's
-// leaves combined lane by lane as a balanced tree (2 levels), then its lanes
-// (5 levels); the tiles combined pairwise.
-// Every element thus passes through at most 31 + 2 + 5 + ceil(log2(tiles))
+// tiles of 4096 cut into leaf blocks of 32 * L consecutive elements, each
+// spread over L = leaf_lanes lanes (64 for 4-byte accumulators: float, half
+// and bfloat16 sums; 32 otherwise; element k to lane k % L, so each lane adds
+// at most 32 elements: <= 31 rounded adds after the exact first one); a
+// tile's 2 or 4 leaves combined lane by lane as a balanced tree (1 or 2
+// levels), then its lanes (6 or 5 levels); the tiles combined pairwise.
+// Every element thus passes through at most 31 + 1 + 6 = 31 + 2 + 5 = 38, + ceil(log2(tiles))
 // rounded additions, and the error is at most that depth times u * sum|x|
 // (first order). For n <= 1e7 (2442 tiles, 12 levels) the depth is <= 50:
 // 3.0e-6 for float (u = 2^-24) and 5.6e-15 for double (u = 2^-53), so we

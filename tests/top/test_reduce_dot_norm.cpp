@@ -1,4 +1,4 @@
-// dot and norm (ord 1, 2 and INFINITY), host and par, on float, double,
+// dot and norm (ord 1, 2 and INFINITY), host and par (host only under the sanitizers), on float, double,
 // int32, int64, uint8, bool and half: in full (1-D, sizes 0, 1, 7, 1009 and
 // one above par's threading threshold) and along each axis (and a pair of
 // axes) of rank-2 and rank-3 arrays, with and without keepdims; contiguous,
@@ -30,6 +30,7 @@
 #include <doctest/doctest.h>
 
 #include "support/reduce_check.hpp"
+#include "support/scale.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -342,15 +343,15 @@ void all_for() {
 
 }  // namespace
 
-TEST_CASE_TEMPLATE("dot and norm: float", P, st::host, st::par) { all_for<float, P>(); }
-TEST_CASE_TEMPLATE("dot and norm: double", P, st::host, st::par) { all_for<double, P>(); }
-TEST_CASE_TEMPLATE("dot and norm: int32", P, st::host, st::par) { all_for<std::int32_t, P>(); }
-TEST_CASE_TEMPLATE("dot and norm: int64", P, st::host, st::par) { all_for<std::int64_t, P>(); }
-TEST_CASE_TEMPLATE("dot and norm: uint8", P, st::host, st::par) { all_for<std::uint8_t, P>(); }
-TEST_CASE_TEMPLATE("dot and norm: bool", P, st::host, st::par) { all_for<bool, P>(); }
-TEST_CASE_TEMPLATE("dot and norm: half", P, st::host, st::par) { all_for<st::half, P>(); }
+TEST_CASE_TEMPLATE("dot and norm: float", P, SINTER_TEST_REDUCE_POLICIES) { all_for<float, P>(); }
+TEST_CASE_TEMPLATE("dot and norm: double", P, SINTER_TEST_REDUCE_POLICIES) { all_for<double, P>(); }
+TEST_CASE_TEMPLATE("dot and norm: int32", P, SINTER_TEST_REDUCE_POLICIES) { all_for<std::int32_t, P>(); }
+TEST_CASE_TEMPLATE("dot and norm: int64", P, SINTER_TEST_REDUCE_POLICIES) { all_for<std::int64_t, P>(); }
+TEST_CASE_TEMPLATE("dot and norm: uint8", P, SINTER_TEST_REDUCE_POLICIES) { all_for<std::uint8_t, P>(); }
+TEST_CASE_TEMPLATE("dot and norm: bool", P, SINTER_TEST_REDUCE_POLICIES) { all_for<bool, P>(); }
+TEST_CASE_TEMPLATE("dot and norm: half", P, SINTER_TEST_REDUCE_POLICIES) { all_for<st::half, P>(); }
 
-TEST_CASE_TEMPLATE("dot: products do not wrap or round in the element type", P, st::host, st::par) {
+TEST_CASE_TEMPLATE("dot: products do not wrap or round in the element type", P, SINTER_TEST_REDUCE_POLICIES) {
   // uint8: 200 * 200 = 40000 would wrap to 64 in uint8; bool * bool is not
   // even arithmetic. dot forms the products in the 64-bit accumulator.
   const auto a = make_array<std::uint8_t, 1, P>({3}, {200, 255, 1});
@@ -369,7 +370,7 @@ TEST_CASE_TEMPLATE("dot: products do not wrap or round in the element type", P, 
   CHECK(st::dot(i, a) == -200 + 510 + 3);
 }
 
-TEST_CASE_TEMPLATE("norm along axes: NaN, the default ord, bad arguments, rows normalised", P, st::host, st::par) {
+TEST_CASE_TEMPLATE("norm along axes: NaN, the default ord, bad arguments, rows normalised", P, SINTER_TEST_REDUCE_POLICIES) {
   const auto m = make_array<float, 2, P>({2, 3}, {3, -4, 0, 1, NAN, -1});
   const auto l2 = st::norm(m, st::axis(1));
   CHECK(l2(0) == 5.f);
@@ -403,7 +404,7 @@ TEST_CASE_TEMPLATE("norm along axes: NaN, the default ord, bad arguments, rows n
   }
 }
 
-TEST_CASE_TEMPLATE("norm along axes: one pass, one allocation (the result)", P, st::host, st::par) {
+TEST_CASE_TEMPLATE("norm along axes: one pass, one allocation (the result)", P, SINTER_TEST_REDUCE_POLICIES) {
   const std::int64_t rows = 3, cols = st::detail::par_grain + 11;
   const auto a = make_array<float, 2, P>({rows, cols}, make_data<float>(static_cast<std::size_t>(rows * cols), 88u));
   for (const double ord : {1.0, 2.0, static_cast<double>(INFINITY)}) {

@@ -1,6 +1,6 @@
 // Reductions over the inputs that stress the engine: sizes around the 4096
 // tile and the par task boundaries, strided and reversed views, broadcast
-// operands, generators, and elementwise expressions — host and par, against a
+// operands, generators, and elementwise expressions — host and par (host only under the sanitizers: support/scale.hpp), against a
 // double reference (support/reduce_check.hpp). Strided and broadcast inputs
 // on float, double, int32, and (sum, min, max, argmax, mean) on int64,
 // uint16, bool, half and bfloat16.
@@ -37,20 +37,20 @@ void check_sizes() {
 
 }  // namespace
 
-TEST_CASE_TEMPLATE("reduce: sizes around tile and task boundaries, float", P, st::host, st::par) {
+TEST_CASE_TEMPLATE("reduce: sizes around tile and task boundaries, float", P, SINTER_TEST_REDUCE_POLICIES) {
   check_sizes<float, P>();
 }
-TEST_CASE_TEMPLATE("reduce: sizes around tile and task boundaries, double", P, st::host, st::par) {
+TEST_CASE_TEMPLATE("reduce: sizes around tile and task boundaries, double", P, SINTER_TEST_REDUCE_POLICIES) {
   check_sizes<double, P>();
 }
-TEST_CASE_TEMPLATE("reduce: sizes around tile and task boundaries, int32", P, st::host, st::par) {
+TEST_CASE_TEMPLATE("reduce: sizes around tile and task boundaries, int32", P, SINTER_TEST_REDUCE_POLICIES) {
   check_sizes<std::int32_t, P>();
 }
-TEST_CASE_TEMPLATE("reduce: sizes around tile and task boundaries, half", P, st::host, st::par) {
+TEST_CASE_TEMPLATE("reduce: sizes around tile and task boundaries, half", P, SINTER_TEST_REDUCE_POLICIES) {
   check_sizes<st::half, P>();
 }
 
-TEST_CASE_TEMPLATE("reduce: axis lengths around the tile boundary", P, st::host, st::par) {
+TEST_CASE_TEMPLATE("reduce: axis lengths around the tile boundary", P, SINTER_TEST_REDUCE_POLICIES) {
   // Reduced lengths 4095..4097 along the contiguous axis and along a strided one.
   for (const std::int64_t len : {4095, 4096, 4097}) {
     for (const std::vector<std::int64_t>& s : {std::vector<std::int64_t>{3, len}, std::vector<std::int64_t>{len, 3}}) {
@@ -63,7 +63,7 @@ TEST_CASE_TEMPLATE("reduce: axis lengths around the tile boundary", P, st::host,
   }
 }
 
-TEST_CASE_TEMPLATE("reduce: strided and reversed views", P, st::host, st::par) {
+TEST_CASE_TEMPLATE("reduce: strided and reversed views", P, SINTER_TEST_REDUCE_POLICIES) {
   const std::int64_t n = 2 * 4097 + 1;
   for_each_rop([&]<rop O>() {
     const auto d = make_data<double>(static_cast<std::size_t>(n), 11u, kind_for(O));
@@ -91,7 +91,7 @@ TEST_CASE_TEMPLATE("reduce: strided and reversed views", P, st::host, st::par) {
   });
 }
 
-TEST_CASE_TEMPLATE("reduce: broadcast operands", P, st::host, st::par) {
+TEST_CASE_TEMPLATE("reduce: broadcast operands", P, SINTER_TEST_REDUCE_POLICIES) {
   // A row broadcast over a matrix, through an expression: (m + row) and (m * col).
   const std::int64_t rows = 13, cols = 4097;
   for_each_rop([&]<rop O>() {
@@ -132,7 +132,7 @@ TEST_CASE("reduce: generators") {
   CHECK(st::sum(st::linspace<double>(0, 1, 5)) == doctest::Approx(2.5));
 }
 
-TEST_CASE_TEMPLATE("reduce: reductions of expressions", P, st::host, st::par) {
+TEST_CASE_TEMPLATE("reduce: reductions of expressions", P, SINTER_TEST_REDUCE_POLICIES) {
   const std::int64_t n = 100003;
   const auto da = make_data<float>(static_cast<std::size_t>(n), 31u), db = make_data<float>(static_cast<std::size_t>(n), 32u);
   const auto a = make_array<float, 1, P>({n}, da), b = make_array<float, 1, P>({n}, db);
@@ -223,18 +223,18 @@ void strided_and_broadcast_ops() {
 
 }  // namespace
 
-TEST_CASE_TEMPLATE("reduce: strided and broadcast inputs, int64", P, st::host, st::par) {
+TEST_CASE_TEMPLATE("reduce: strided and broadcast inputs, int64", P, SINTER_TEST_REDUCE_POLICIES) {
   strided_and_broadcast_ops<std::int64_t, P>();
 }
-TEST_CASE_TEMPLATE("reduce: strided and broadcast inputs, uint16", P, st::host, st::par) {
+TEST_CASE_TEMPLATE("reduce: strided and broadcast inputs, uint16", P, SINTER_TEST_REDUCE_POLICIES) {
   strided_and_broadcast_ops<std::uint16_t, P>();
 }
-TEST_CASE_TEMPLATE("reduce: strided and broadcast inputs, bool", P, st::host, st::par) {
+TEST_CASE_TEMPLATE("reduce: strided and broadcast inputs, bool", P, SINTER_TEST_REDUCE_POLICIES) {
   strided_and_broadcast_ops<bool, P>();
 }
-TEST_CASE_TEMPLATE("reduce: strided and broadcast inputs, half", P, st::host, st::par) {
+TEST_CASE_TEMPLATE("reduce: strided and broadcast inputs, half", P, SINTER_TEST_REDUCE_POLICIES) {
   strided_and_broadcast_ops<st::half, P>();
 }
-TEST_CASE_TEMPLATE("reduce: strided and broadcast inputs, bfloat16", P, st::host, st::par) {
+TEST_CASE_TEMPLATE("reduce: strided and broadcast inputs, bfloat16", P, SINTER_TEST_REDUCE_POLICIES) {
   strided_and_broadcast_ops<st::bfloat16, P>();
 }

@@ -40,7 +40,6 @@
 #include <functional>
 #include <limits>
 #include <memory>
-#include <random>
 #include <iomanip>
 #include <sstream>
 #include <string>

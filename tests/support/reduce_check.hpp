@@ -14,7 +14,7 @@
 // at most 32 elements: <= 31 rounded adds after the exact first one); a
 // tile's 2 or 4 leaves combined lane by lane as a balanced tree (1 or 2
 // levels), then its lanes (6 or 5 levels); the tiles combined pairwise.
-// Every element thus passes through at most 31 + 1 + 6 = 31 + 2 + 5 = 38, + ceil(log2(tiles))
+// Every element thus passes through at most 38 (31 + 1 + 6, or 31 + 2 + 5) + ceil(log2(tiles))
 // rounded additions, and the error is at most that depth times u * sum|x|
 // (first order). For n <= 1e7 (2442 tiles, 12 levels) the depth is <= 50:
 // 3.0e-6 for float (u = 2^-24) and 5.6e-15 for double (u = 2^-53), so we

@@ -1,7 +1,8 @@
 #pragma once
 // How much heavy tests shrink: 1 in Release builds, 16 in Debug and
 // sanitizer builds (set by tests/CMakeLists.txt). Sweeps multiply their
-// strides by it and divide their sample counts by it; nothing is skipped.
+// strides by it and divide their sample counts by it. The one thing sanitizer
+// builds leave out is below: par in two reduction files.
 #ifndef SINTER_TEST_SCALE
 #define SINTER_TEST_SCALE 1
 #endif

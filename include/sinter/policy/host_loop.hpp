@@ -29,18 +29,6 @@ SINTER_HD SINTER_FORCEINLINE T convert(V v) {
 #define SINTER_IVDEP
 #endif
 
-/// Keep the next loop rolled (one copy of its body). Not under nvcc, whose
-/// front end rejects GCC's pragma in host code.
-#if defined(__CUDACC__)
-#define SINTER_NO_UNROLL
-#elif defined(__clang__)
-#define SINTER_NO_UNROLL _Pragma("clang loop unroll(disable)")
-#elif defined(__GNUC__)
-#define SINTER_NO_UNROLL _Pragma("GCC unroll 1")
-#else
-#define SINTER_NO_UNROLL
-#endif
-
 /// o[i] = c.load(i) for i in [lo, hi): the one unit-stride store loop of a
 /// cursor type. The contiguous pass, each unit-stride row, and the head and
 /// tail of a streaming pass all call it, so an expression's vectorised loop

@@ -3,7 +3,8 @@
 // vectorises (so the vector variants of hw_exp.hpp and GCC's SIMD clones
 // run), against double-precision std::exp/std::tanh, and every 64th result
 // against the scalar kernel's bits. Prints the maximum error in ulp and
-// where; exits 1 above the stated bounds (0.81 and 1.35) or on a mismatch.
+// where; exits 1 above the stated bounds (0.81; tanh 1.72 with FMA, 1.89
+// without) or on a mismatch.
 // Not a ctest: about 80 s on 2 cores. Built by tests/CMakeLists.txt (not by
 // default) for the baseline target and, as ..._fma, for x86-64-v3.
 #include <cmath>
@@ -73,7 +74,7 @@ int main() {
   std::thread other(sweep, 1, 2, std::ref(r[1]));
   sweep(0, 2, r[0]);
   other.join();
-  const double bound[2] = {0.81, 1.35};
+  const double bound[2] = {0.81, SINTER_DETAIL_HOST_FMA ? 1.72 : 1.89};
   const char* name[2] = {"exp", "tanh"};
   bool ok = r[0].mismatches + r[1].mismatches == 0;
   for (int f = 0; f < 2; ++f) {

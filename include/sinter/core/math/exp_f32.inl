@@ -73,20 +73,21 @@ SINTER_DETAIL_LANE_FN V exp_f(V x) {
 /// e comes from a reduction of its own: k = floor(2a / ln2) (round to
 /// nearest of 2a / ln2 - 1/2), s = 2^k, r = a - k ln2/2 in [0, ln2/2] by a
 /// two-part ln2 (the first product exact), e^2r - 1 = 2r + w with
-/// w = r^2 Q(r), Q a degree-5 fit of 4 (e^2r - 1 - 2r) / (2r)^2 made for
-/// sinter (relative error of e^2r - 1 below 2e-9 with its float
-/// coefficients), and e = s (e^2r - 1) + (s - 1), one rounding: the floor
-/// keeps e^2r - 1 >= 0, so that sum never cancels. Below a = ln2/2 (k = 0,
-/// e = 2a + w) the quotient t0 = e / (e + 2) enters only a correction,
-/// tanh a = a + (w - e t0) / 2 (from t = e/2 - (e/2) t), whose error is
-/// t0's times e/2 <= 0.5. Max error 1.72 ulp over every float with FMA,
-/// 1.88 without (docs/math.md); NaN kept, -0 kept, tiny x returned exact.
+/// w = r^2 Q(r), Q a degree-5 fit of (e^2r - 1 - 2r) / r^2 made for sinter
+/// (relative error of e^2r - 1 below 2e-9 with its float coefficients),
+/// and e = s (e^2r - 1) + (s - 1) in one rounding: the floor keeps
+/// e^2r - 1 >= 0 (to rounding), so that sum never cancels. Below
+/// a = ln2/2 (k = 0, e = 2a + w) the quotient t0 = e / (e + 2) enters only
+/// a correction, tanh a = a + (w - e t0) / 2 (from t = e/2 - (e/2) t),
+/// whose error is t0's times e/2 <= 0.5. Max error 1.72 ulp over every
+/// float with FMA, 1.88 without (docs/math.md); NaN and -0 kept, tiny x
+/// returned exactly.
 SINTER_DETAIL_LANE_FN V tanh_f(V x) {
   const U sign = bits(x) & 0x80000000u;
   const V a = vmin(c(10.0f), from(bits(x) & 0x7fffffffu));  // NaN passes
   const V kt = fma(a, c(0x1.715476p+1f), c(-0.5f)) + 0x1.8p23f;  // 1.5 * 2^23 + k
   const V k = kt - 0x1.8p23f;
-  const V rh = fma(k, c(-0x1.63p-2f), a);  // exact: k <= 29, 9-bit ln2_hi / 2
+  const V rh = fma(k, c(-0x1.63p-2f), a);  // exact: k <= 28, 9-bit ln2_hi / 2
   const V r = fma(k, c(0x1.bd0106p-14f), rh);
   V q = fma(c(0x1.0ed824p-5f), r, c(0x1.5f4902p-4f));
   q = fma(q, r, c(0x1.11a6fap-2f));

@@ -47,18 +47,30 @@
 #endif
 
 /// SINTER_WIDE_VECTORS lets GCC's vectoriser use 512-bit vectors in one host
-/// function when the build targets AVX-512. GCC tunes most AVX-512 CPUs
-/// (Skylake-X to Sapphire Rapids) for 256-bit vectors
-/// (-mprefer-vector-width=256) and a loop it vectorises then uses half the
-/// registers' width, where Eigen's intrinsics use all of it (-march=native
-/// on those CPUs; -march=x86-64-v4 alone tunes for 512). A float dot
-/// product in L1 ran 1.4x faster with it (Xeon, AVX-512;
-/// reduce/host_engine.hpp, pairwise). Empty elsewhere (other compilers,
-/// nvcc, builds without AVX-512F). It is a tuning choice, not an ISA one:
-/// the function still inlines what it calls. SINTER_HAS_WIDE_VECTORS is 1
-/// where it is not empty.
+/// function when the build targets AVX-512 and is tuned for a CPU that GCC
+/// gives 256-bit vectors by default: Intel's AVX-512 cores, Skylake-X to
+/// Sapphire Rapids (-march=native on those, or -mtune=...; checked on GCC
+/// 12 by compiling a loop for each tuning). A loop it vectorises then uses
+/// half the registers' width, where Eigen's intrinsics use all of it; a float
+/// dot product in L1 ran 1.4x faster with the attribute (Xeon, AVX-512;
+/// reduce/host_engine.hpp, pairwise). Empty for every other tuning, which
+/// vectorises at 512 bits already (-march=x86-64-v4, znver3 tuning on an AMD
+/// Zen 5): there the separate out-of-line loops cost time and gain nothing
+/// (float add of 1024 elements on a Zen 5: 461-471 GB/s inline, 344-358
+/// through store_range_wide). Also empty for other compilers, nvcc and
+/// builds without AVX-512F. It is a tuning choice, not an ISA one: the
+/// function still inlines what it calls. SINTER_HAS_WIDE_VECTORS is 1 where
+/// it is not empty.
+#if defined(__tune_skylake_avx512__) || defined(__tune_cannonlake__) || defined(__tune_icelake_client__) || \
+    defined(__tune_icelake_server__) || defined(__tune_cascadelake__) || defined(__tune_cooperlake__) ||     \
+    defined(__tune_tigerlake__) || defined(__tune_rocketlake__) || defined(__tune_sapphirerapids__) ||       \
+    defined(__tune_graniterapids__) || defined(__tune_graniterapids_d__)
+#define SINTER_TUNED_FOR_256 1
+#else
+#define SINTER_TUNED_FOR_256 0
+#endif
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_LLVM_COMPILER) && !defined(__CUDACC__) && \
-    defined(__AVX512F__) && defined(__OPTIMIZE__)
+    defined(__AVX512F__) && defined(__OPTIMIZE__) && SINTER_TUNED_FOR_256
 #define SINTER_WIDE_VECTORS __attribute__((target("prefer-vector-width=512")))
 #define SINTER_HAS_WIDE_VECTORS 1
 #else

@@ -1,6 +1,6 @@
 // The full-width AVX-512 loops (SINTER_WIDE_VECTORS, config.hpp), compiled
-// for x86-64-v4 with -mprefer-vector-width=256 as GCC tunes Intel AVX-512
-// CPUs: GCC's loops use 256-bit vectors, the marked functions 512-bit ones.
+// for x86-64-v4 tuned for icelake-server, as GCC tunes Intel's AVX-512
+// cores: GCC's loops use 256-bit vectors, the marked functions 512-bit ones.
 // Those are store_range_wide (policy/host_loop.hpp), taken by contiguous
 // and row passes that write at most SINTER_WIDE_STORE_BYTES, and the
 // reduction leaves (reduce/host_engine.hpp, pairwise). Each pass must give
@@ -21,7 +21,7 @@
 #include "support/random.hpp"
 
 #if defined(__OPTIMIZE__) && !SINTER_HAS_WIDE_VECTORS
-#error "tests/fma/test_wide_v4.cpp: compile with GCC for x86-64-v4 (SINTER_HAS_WIDE_VECTORS)"
+#error "tests/fma/test_wide_v4.cpp: compile with GCC for x86-64-v4 tuned for an Intel AVX-512 core (SINTER_HAS_WIDE_VECTORS)"
 #endif
 
 namespace {

@@ -218,11 +218,9 @@ struct scratch {
 
 /// The general path of assign: `bound` is e's node bound to out's shape. If
 /// it reads the output's memory through a different index mapping, it is
-/// evaluated into a temporary first (two passes, one allocation). Takes its
-/// arguments by value: assign's caller then builds them in memory only when
-/// it calls this, and keeps the tree in registers on the inline path.
+/// evaluated into a temporary first (two passes, one allocation).
 template <class P, class T, std::size_t R, class Node, class Bound>
-SINTER_NOINLINE void assign_bound(P pol, memory_leaf<T, R> out, Node node, Bound bound) {
+SINTER_NOINLINE void assign_bound(const P& pol, const memory_leaf<T, R>& out, const Node& node, const Bound& bound) {
   if (needs_temporary(out, bound)) {
     scratch<T, P> tmp(pol, shape_size(out.shape));
     const memory_leaf<T, R> t{tmp.ptr, out.shape, row_major_strides(out.shape)};

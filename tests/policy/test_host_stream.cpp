@@ -69,92 +69,65 @@ void check_type() {
 
 }  // namespace
 
-// Every streaming case runs both ways of storing a block: from registers
-// and through the L1 buffer (host_stream.hpp, stream_from_registers).
 TEST_CASE_TEMPLATE("streaming stores: contiguous passes of every element size", P, st::host, st::par) {
   sinter_test::streaming_scope on(true);
-  for (bool regs : {false, true}) {
-    CAPTURE(regs);
-    sinter_test::stream_mode_scope mode(regs);
-    check_type<float, P>();
-    check_type<double, P>();
-    check_type<std::int8_t, P>();
-    check_type<std::int16_t, P>();
-    check_type<std::int64_t, P>();
-  }
+  check_type<float, P>();
+  check_type<double, P>();
+  check_type<std::int8_t, P>();
+  check_type<std::int16_t, P>();
+  check_type<std::int64_t, P>();
 }
 
 TEST_CASE("streaming stores: half precision output") {
   sinter_test::streaming_scope on(true);
-  for (bool regs : {false, true}) {
-    CAPTURE(regs);
-    sinter_test::stream_mode_scope mode(regs);
-    for (st::index_t n : sizes) check_linear<st::half, st::host>(n, 3);
-  }
-}
-
-TEST_CASE("streaming stores: the CPU's default way of storing a block") {
-  const int saved = st::detail::stream_registers_flag.load();
-  st::detail::stream_registers_flag.store(-1);
-  const bool regs = st::detail::stream_from_registers();
-  CHECK(regs == st::detail::cpu_streams_from_registers());
-  CHECK(st::detail::stream_registers_flag.load() == (regs ? 1 : 0));
-  st::detail::stream_registers_flag.store(saved);
+  for (st::index_t n : sizes) check_linear<st::half, st::host>(n, 3);
 }
 
 TEST_CASE_TEMPLATE("streaming stores: row broadcast and strided outputs", P, st::host, st::par) {
   sinter_test::streaming_scope on(true);
-  for (bool regs : {false, true}) {
-    CAPTURE(regs);
-    sinter_test::stream_mode_scope mode(regs);
-    for (st::index_t cols : {256, 257, 1031}) {
-      const st::index_t rows = 301;
-      const auto vm = random_values(static_cast<std::size_t>(rows * cols), 21);
-      const auto vr = random_values(static_cast<std::size_t>(cols), 22);
-      st::array<float, 2, P> m({rows, cols}), out({rows, cols + 3});
-      st::array<float, 1, P> row({cols});
-      for (st::index_t i = 0; i < rows; ++i)
-        for (st::index_t j = 0; j < cols; ++j) m(i, j) = static_cast<float>(vm[static_cast<std::size_t>(i * cols + j)]);
-      for (st::index_t j = 0; j < cols; ++j) row(j) = static_cast<float>(vr[static_cast<std::size_t>(j)]);
-      out = -1.f;
-      st::trace_scope t;
-      // Rows of `out` are `cols + 3` apart: the output is not contiguous, each
-      // row is streamed on its own (unaligned head, lines, tail).
-      out(st::all, st::slice(1, cols + 1)) = m * 2.f - row;
-      const auto passes = t.passes();
-      REQUIRE(passes.size() == 1);
-      CHECK_MESSAGE(passes[0].detail.find("strided streaming") == 0, passes[0].detail);
-      st::index_t bad = 0;
-      for (st::index_t i = 0; i < rows; ++i) {
-        if (out(i, 0) != -1.f || out(i, cols + 1) != -1.f || out(i, cols + 2) != -1.f) ++bad;
-        for (st::index_t j = 0; j < cols; ++j) {
-          const double want = static_cast<float>(static_cast<double>(m(i, j)) * 2 - static_cast<double>(row(j)));
-          if (static_cast<double>(out(i, j + 1)) != want) ++bad;
-        }
+  for (st::index_t cols : {256, 257, 1031}) {
+    const st::index_t rows = 301;
+    const auto vm = random_values(static_cast<std::size_t>(rows * cols), 21);
+    const auto vr = random_values(static_cast<std::size_t>(cols), 22);
+    st::array<float, 2, P> m({rows, cols}), out({rows, cols + 3});
+    st::array<float, 1, P> row({cols});
+    for (st::index_t i = 0; i < rows; ++i)
+      for (st::index_t j = 0; j < cols; ++j) m(i, j) = static_cast<float>(vm[static_cast<std::size_t>(i * cols + j)]);
+    for (st::index_t j = 0; j < cols; ++j) row(j) = static_cast<float>(vr[static_cast<std::size_t>(j)]);
+    out = -1.f;
+    st::trace_scope t;
+    // Rows of `out` are `cols + 3` apart: the output is not contiguous, each
+    // row is streamed on its own (unaligned head, lines, tail).
+    out(st::all, st::slice(1, cols + 1)) = m * 2.f - row;
+    const auto passes = t.passes();
+    REQUIRE(passes.size() == 1);
+    CHECK_MESSAGE(passes[0].detail.find("strided streaming") == 0, passes[0].detail);
+    st::index_t bad = 0;
+    for (st::index_t i = 0; i < rows; ++i) {
+      if (out(i, 0) != -1.f || out(i, cols + 1) != -1.f || out(i, cols + 2) != -1.f) ++bad;
+      for (st::index_t j = 0; j < cols; ++j) {
+        const double want = static_cast<float>(static_cast<double>(m(i, j)) * 2 - static_cast<double>(row(j)));
+        if (static_cast<double>(out(i, j + 1)) != want) ++bad;
       }
-      CHECK_MESSAGE(bad == 0, "cols = " << cols << ": " << bad << " wrong elements");
     }
+    CHECK_MESSAGE(bad == 0, "cols = " << cols << ": " << bad << " wrong elements");
   }
 }
 
 TEST_CASE("streaming stores: in-place update with the same mapping, and fused maths") {
   sinter_test::streaming_scope on(true);
-  for (bool regs : {false, true}) {
-    CAPTURE(regs);
-    sinter_test::stream_mode_scope mode(regs);
-    const st::index_t n = 10007;
-    const auto va = random_values(static_cast<std::size_t>(n), 31);
-    st::array<double, 1> a({n});
-    for (st::index_t i = 0; i < n; ++i) a(i) = va[static_cast<std::size_t>(i)] / 25;
-    a = st::exp(a) * 0.5 + a;  // reads and streams the same block
-    st::index_t bad = 0;
-    for (st::index_t i = 0; i < n; ++i) {
-      const double x = va[static_cast<std::size_t>(i)] / 25, want = std::exp(x) * 0.5 + x;
-      // sinter's exp is within 1 ulp (docs/math.md); then two roundings.
-      if (!(std::abs(a(i) - want) <= 4 * 0x1p-52 * (std::exp(x) * 0.5 + std::abs(x)))) ++bad;
-    }
-    CHECK(bad == 0);
+  const st::index_t n = 10007;
+  const auto va = random_values(static_cast<std::size_t>(n), 31);
+  st::array<double, 1> a({n});
+  for (st::index_t i = 0; i < n; ++i) a(i) = va[static_cast<std::size_t>(i)] / 25;
+  a = st::exp(a) * 0.5 + a;  // reads and streams the same block
+  st::index_t bad = 0;
+  for (st::index_t i = 0; i < n; ++i) {
+    const double x = va[static_cast<std::size_t>(i)] / 25, want = std::exp(x) * 0.5 + x;
+    // sinter's exp is within 1 ulp (docs/math.md); then two roundings.
+    if (!(std::abs(a(i) - want) <= 4 * 0x1p-52 * (std::exp(x) * 0.5 + std::abs(x)))) ++bad;
   }
+  CHECK(bad == 0);
 }
 
 TEST_CASE("streaming threshold: default from the cache size, settable, off above the pass size") {

@@ -12,13 +12,9 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <type_traits>
 
 #if defined(__SSE2__) || defined(_M_X64)
 #include <immintrin.h>
-#if defined(__GNUC__) || defined(__clang__)
-#include <cpuid.h>
-#endif
 #define SINTER_HAS_STREAM_STORES 1
 #else
 #define SINTER_HAS_STREAM_STORES 0
@@ -128,50 +124,17 @@ inline void stream_fence() noexcept {
 }
 
 /// Keeps the block's ordinary stores, which GCC otherwise drops (it streams
-/// straight from registers).
+/// straight from registers). Measured on this machine (AMD EPYC, AVX-512),
+/// 2^26 elements, scratch program: with the L1 stores kept a streamed triad
+/// ran at 32-37 GB/s, without them at 25-28 (copy and mul: 36-40 either way).
+/// On an AMD EPYC Zen 5, once stream_range copies its cursor, both ways run
+/// within noise of each other at 2^26 floats (42-50 GB/s for copy, mul, add
+/// and triad, alternated in a scratch program); before that copy, streaming
+/// from registers had been 1.3-1.6x faster for add and triad there.
 inline void keep_block([[maybe_unused]] const void* buf) noexcept {
 #if defined(__GNUC__) || defined(__clang__)
   asm volatile("" : : "r"(buf) : "memory");
 #endif
-}
-
-/// Whether this CPU streams a block straight from registers (true) or
-/// through its ordinary stores to an L1 buffer (false, keep_block). Which
-/// is faster depends on the CPU, measured at 2^26 elements:
-/// - AMD family 0x1A (Zen 5), bench_babel: from registers, float add 46-48
-///   GB/s and triad 43-45 against 29-32 and 35-38 through L1 (copy and mul
-///   alike either way; the non-temporal triad of bench_stream: 44);
-/// - the machine of commit f994824 (AMD EPYC; its family was not recorded):
-///   through L1, a triad ran at 34 GB/s against 27 from registers.
-/// So registers on AMD family 0x1A and later, L1 elsewhere (the measured
-/// default so far). Read by stream_range once per range; both block loops
-/// are compiled, 4-7% of the 20-expression compile benchmark (8.12-8.38 ->
-/// 8.66-8.72 s, object 664 -> 708 KiB).
-inline std::atomic<int> stream_registers_flag{-1};
-
-/// The CPU's default for stream_registers_flag (CPUID: vendor and family).
-inline bool cpu_streams_from_registers() noexcept {
-#if SINTER_HAS_STREAM_STORES && (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
-  unsigned a = 0, b = 0, c = 0, d = 0;
-  if (!__get_cpuid(0, &a, &b, &c, &d)) return false;
-  const bool amd = b == 0x68747541u && d == 0x69746e65u && c == 0x444d4163u;  // "AuthenticAMD"
-  if (!amd || !__get_cpuid(1, &a, &b, &c, &d)) return false;
-  const unsigned base = (a >> 8) & 0xFu, ext = (a >> 20) & 0xFFu;
-  const unsigned family = base == 0xFu ? base + ext : base;
-  return family >= 0x1Au;
-#else
-  return false;
-#endif
-}
-
-/// stream_registers_flag, set from the CPU on first read.
-SINTER_FORCEINLINE bool stream_from_registers() noexcept {
-  int f = stream_registers_flag.load(std::memory_order_relaxed);
-  if (f < 0) {
-    f = cpu_streams_from_registers() ? 1 : 0;
-    stream_registers_flag.store(f, std::memory_order_relaxed);
-  }
-  return f != 0;
 }
 
 /// o[i] = c.load(i) for i in [lo, hi) with streaming stores for the 64-byte
@@ -200,24 +163,24 @@ void stream_range(T* o, const Cursor& c, index_t lo, index_t hi) {
   if (head > hi - i) head = hi - i;
   if (head > 0) store_range(o, c, i, i + head);
   i += head;
-  // Two copies of the block loop, one per way of streaming
-  // (stream_from_registers): with one loop and a branch on keep_block,
-  // GCC kept the L1 stores on both paths.
-  auto blocks = [&](auto via_l1) {
-    alignas(64) T buf[block];
-    for (; hi - i >= block; i += block) {
-      if constexpr (simd::applies_v<T, Cursor>) {
-        simd::store_vectors(buf, c, i, block);
-      } else {
-        SINTER_IVDEP
-        for (index_t j = 0; j < block; ++j) buf[j] = convert<T>(c.load(i + j));
-      }
-      stream_copy(o + i, buf, sizeof(buf));
-      if constexpr (decltype(via_l1)::value) keep_block(buf);
+  // The cursor is copied first: read through the reference, its pointers
+  // and scalars were loaded again after every block's streaming stores (o
+  // might alias them), and on an AMD EPYC Zen 5 those loads cost a third of
+  // the bandwidth (a float mul at 2^26 in a scratch program: 28-31 GB/s
+  // through the reference, 46-51 from a copy, a hand-written streaming loop
+  // 48-54; bench_stream's non-temporal copy 49.5).
+  const Cursor cur = c;
+  alignas(64) T buf[block];
+  for (; hi - i >= block; i += block) {
+    if constexpr (simd::applies_v<T, Cursor>) {
+      simd::store_vectors(buf, cur, i, block);
+    } else {
+      SINTER_IVDEP
+      for (index_t j = 0; j < block; ++j) buf[j] = convert<T>(cur.load(i + j));
     }
-  };
-  if (stream_from_registers()) blocks(std::false_type{});
-  else blocks(std::true_type{});
+    stream_copy(o + i, buf, sizeof(buf));
+    keep_block(buf);
+  }
   if (i < hi) store_range(o, c, i, hi);
 }
 

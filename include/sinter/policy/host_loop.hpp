@@ -21,6 +21,18 @@ SINTER_HD SINTER_FORCEINLINE T convert(V v) {
   else return static_cast<T>(v);
 }
 
+/// SINTER_UNROLL4: unroll the (vectorised) loop that follows four times.
+/// On store_range's loop, float add and triad of 1024 and 4096 elements in
+/// L1 ran 1.2-1.4x faster, level with Eigen Tensor (whose executor also
+/// unrolls four packets), for 3-4% more compile time and 8% more object on
+/// bench/compile_time.
+/// GCC only (nvcc's front end rejects the pragma, clang unrolls on its own).
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
+#define SINTER_UNROLL4 _Pragma("GCC unroll 4")
+#else
+#define SINTER_UNROLL4
+#endif
+
 #if defined(__clang__)
 #define SINTER_IVDEP _Pragma("clang loop vectorize(assume_safety)")
 #elif defined(__GNUC__)
@@ -44,6 +56,7 @@ void store_range(T* o, const Cursor& c, index_t lo, index_t hi) {
     simd::store_range(o, c, lo, hi);
   } else {
     SINTER_IVDEP
+    SINTER_UNROLL4
     for (index_t i = lo; i < hi; ++i) o[i] = convert<T>(c.load(i));
   }
 }

@@ -124,13 +124,11 @@ inline void stream_fence() noexcept {
 }
 
 /// Keeps the block's ordinary stores, which GCC otherwise drops (it streams
-/// straight from registers). Measured on this machine (AMD EPYC, AVX-512),
-/// 2^26 elements, scratch program: with the L1 stores kept a streamed triad
-/// ran at 32-37 GB/s, without them at 25-28 (copy and mul: 36-40 either way).
-/// On an AMD EPYC Zen 5, once stream_range copies its cursor, both ways run
-/// within noise of each other at 2^26 floats (42-50 GB/s for copy, mul, add
-/// and triad, alternated in a scratch program); before that copy, streaming
-/// from registers had been 1.3-1.6x faster for add and triad there.
+/// straight from registers). Measured when added (commit f994824, an AMD
+/// EPYC with AVX-512), 2^26 elements, scratch program: with the L1 stores
+/// kept a streamed triad ran at 32-37 GB/s, without them at 25-28 (copy
+/// and mul: 36-40 either way). On a Zen 5, once stream_range copied its
+/// cursor (below), the two ways ran within noise of each other (42-50 GB/s).
 inline void keep_block([[maybe_unused]] const void* buf) noexcept {
 #if defined(__GNUC__) || defined(__clang__)
   asm volatile("" : : "r"(buf) : "memory");

@@ -13,7 +13,8 @@
 /// Float functions evaluate the double kernels and round once, which gives
 /// < 1 ulp without fma (glibc's expf/logf/powf do the same), except exp and
 /// tanh, computed in float (exp_tanh_f32.hpp; exp with GCC on x86-64 through
-/// the vector variants of hw_exp.hpp). Measured errors:
+/// the vector variants of hw_exp.hpp), and log, log2 and log10, computed in
+/// double by a kernel of float's precision (log_f32.hpp). Measured errors:
 /// docs/math.md. Results that underflow are rounded once from the computed
 /// double (gradual underflow, within one subnormal spacing).
 #include <limits>
@@ -21,6 +22,7 @@
 #include "bits.hpp"
 #include "exp_tanh_f32.hpp"
 #include "hw_exp.hpp"
+#include "log_f32.hpp"
 #include "sqrt_round.hpp"
 
 namespace sinter::detail::math {
@@ -273,7 +275,7 @@ SINTER_HD SINTER_FORCEINLINE double atanh(double x) {
 #define SINTER_DETAIL_EXP_LOG_UNARY_HW(name) SINTER_DETAIL_EXP_LOG_UNARY(name)
 #else
 /// As SINTER_DETAIL_EXP_LOG_UNARY, with the float kernel (impl::name##_f) of
-/// exp_tanh_f32.hpp.
+/// exp_tanh_f32.hpp or log_f32.hpp.
 #define SINTER_DETAIL_EXP_LOG_UNARY_F(name)                                       \
   SINTER_HD SINTER_MATH_FN float name(float x) { return impl::name##_f(x); } \
   SINTER_HD SINTER_MATH_FN double name(double x) { return impl::name(x); }
@@ -295,11 +297,11 @@ SINTER_DETAIL_EXP_LOG_UNARY(exp2)
 /// e^x - 1, accurate near 0: `expm1(1e-10)`.
 SINTER_DETAIL_EXP_LOG_UNARY(expm1)
 /// Natural logarithm; log(0) = -inf, log(x<0) = NaN: `log(2.0)`.
-SINTER_DETAIL_EXP_LOG_UNARY(log)
+SINTER_DETAIL_EXP_LOG_UNARY_F(log)
 /// Base-2 logarithm, exact at powers of two: `log2(8.0) == 3.0`.
-SINTER_DETAIL_EXP_LOG_UNARY(log2)
+SINTER_DETAIL_EXP_LOG_UNARY_F(log2)
 /// Base-10 logarithm: `log10(1000.0)`.
-SINTER_DETAIL_EXP_LOG_UNARY(log10)
+SINTER_DETAIL_EXP_LOG_UNARY_F(log10)
 /// log(1 + x), accurate near 0: `log1p(1e-10)`.
 SINTER_DETAIL_EXP_LOG_UNARY(log1p)
 /// Hyperbolic sine: `sinh(1.0)`.

@@ -3,11 +3,13 @@
 /// Branch-free pow, cbrt, erf and erfc for float and double (see
 /// exp_log.hpp for the approach). pow's double kernel is fdlibm's e_pow
 /// (log2 in extra precision, then 2^(y log2 x)); erf/erfc use fdlibm's
-/// rational approximations on every range and blend the results.
-/// Under nvcc's device pass they call CUDA's own functions.
+/// rational approximations on every range and blend the results; float
+/// erf/erfc have kernels of their own (erf_f32.hpp). Under nvcc's device
+/// pass they call CUDA's own functions.
 #include <limits>
 
 #include "bits.hpp"
+#include "erf_f32.hpp"
 #include "exp_log.hpp"
 #include "sqrt_round.hpp"
 
@@ -257,13 +259,23 @@ SINTER_HD SINTER_FORCEINLINE double erfc(double x) {
   SINTER_HD SINTER_MATH_FN double name(double x) { return impl::name(x); }
 #endif
 
+#if SINTER_DEVICE_CODE()
+#define SINTER_DETAIL_ERF_UNARY(name) SINTER_DETAIL_POW_ERF_UNARY(name)
+#else
+/// As SINTER_DETAIL_POW_ERF_UNARY, with float's own kernel (erf_f32.hpp).
+#define SINTER_DETAIL_ERF_UNARY(name)                                            \
+  SINTER_HD SINTER_MATH_FN float name(float x) { return impl::name##_f(x); } \
+  SINTER_HD SINTER_MATH_FN double name(double x) { return impl::name(x); }
+#endif
+
 /// Real cube root, odd: `cbrt(-27.0) == -3.0`.
 SINTER_DETAIL_POW_ERF_UNARY(cbrt)
 /// Error function, erf(+-inf) = +-1: `erf(0.5)`.
-SINTER_DETAIL_POW_ERF_UNARY(erf)
+SINTER_DETAIL_ERF_UNARY(erf)
 /// Complementary error function 1 - erf(x), accurate for large x: `erfc(10.0)`.
-SINTER_DETAIL_POW_ERF_UNARY(erfc)
+SINTER_DETAIL_ERF_UNARY(erfc)
 
+#undef SINTER_DETAIL_ERF_UNARY
 #undef SINTER_DETAIL_POW_ERF_UNARY
 
 /// x^y with C99 Annex F special cases (pow(x, 0) = 1, pow(1, y) = 1, even

@@ -17,6 +17,7 @@
 /// double and e^(-a^2) = 2^k e^r with a degree-7 fit of e^r on
 /// |r| <= ln2/2 (4.4e-11). erfc(-a) = 2 - erfc(a). erf(x) for |x| < 1 is
 /// x P(x^2), P of degree 7 (3.3e-11); above, 1 - erfc(|x|) with x's sign.
+/// The fits: docs/math_fit.py (erfc_f, exp_r, erf_f).
 /// Branch-free (every lane computes both ranges and blends), so GCC
 /// vectorises callers at -O3 without -ffast-math.
 #include "bits.hpp"

@@ -222,10 +222,10 @@ SINTER_HD SINTER_FORCEINLINE double sinh(double x) {
 
 /// tanh: with a = |x|, below 0.625 a + a^3 P(a^2)/Q(a^2) (degrees 2 and 3,
 /// a weighted least-squares fit of (tanh a - a)/a^3 made for sinter with
-/// mpmath, relative error 1.7e-17), above it 1 - 2/(e^2a + 1); the two
-/// quotients are blended before one division. (It was fdlibm's, from
-/// expm1, whose blends and divisions made the double tanh_chain benchmark
-/// half as fast as xtensor's.)
+/// mpmath, relative error 1.7e-17; docs/math_fit.py tanh_d), above it
+/// 1 - 2/(e^2a + 1); the two quotients are blended before one division.
+/// (It was fdlibm's, from expm1, whose blends and divisions made the double
+/// tanh_chain benchmark half as fast as xtensor's.)
 SINTER_HD SINTER_FORCEINLINE double tanh(double x) {
   const double a = fabs_bits(x);
   const double z = a * a;

@@ -10,6 +10,7 @@
 /// error 1.0e-10). So the float is correctly rounded except within about
 /// 2^-9 ulp of a tie; log2 of a power of two is exact (f = 0). Measured
 /// maxima in docs/math.md, from every float: tests/sweep/sweep_erf_log.cpp.
+/// The fit: docs/math_fit.py (log_f).
 /// Branch-free, no division: GCC vectorises callers at -O3 without
 /// -ffast-math.
 #include "bits.hpp"

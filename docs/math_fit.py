@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""The fits behind sinter's maths kernels of 2026-11 (docs/math.md).
+
+Prints, as C hex-float literals (lowest degree first), the coefficients of:
+  erfc_f   Q(u) of erf_f32.hpp: erfc(a) e^(a^2), u = 1/(1 + 0.4a) - tc, a in [0, 10.2], degree 12
+  erf_f    P(z) of erf_f32.hpp: erf(x)/x, z = x^2 in [0, 1], degree 7
+  exp_r    e^r of erf_f32.hpp on |r| <= 0.35, degree 7
+  log_f    P(f) of log_f32.hpp: log1p(f)/f on [sqrt(1/2) - 1, sqrt(2) - 1], degree 11
+  tanh_d   P/Q of exp_log.hpp's tanh(double): (tanh a - a)/a^3, z = a^2, a in [0, 0.625], degrees 2 and 3
+The polynomials are weighted least-squares fits by Lawson's iteration on
+Chebyshev nodes (relative error, reference values from mpmath, solves in
+numpy's double precision); the double tanh's rational is a linearised
+least-squares iteration carried out in mpmath at 60 digits. Needs numpy and
+mpmath (pip install numpy mpmath). `python3 docs/math_fit.py [name ...]`.
+"""
+import sys
+
+import mpmath as mp
+import numpy as np
+
+
+def poly_fit(fn, lo, hi, deg, nodes, iters):
+    """Relative minimax-like fit (Lawson's IRLS); coefficients low to high, max relative error."""
+    mp.mp.dps = 40
+    k = np.arange(nodes)
+    u = (lo + hi) / 2 + (hi - lo) / 2 * np.cos(np.pi * (k + 0.5) / nodes)
+    f = np.array([float(fn(mp.mpf(x))) for x in u])
+    w = np.ones(nodes) / nodes
+    V = np.vander(u, deg + 1, increasing=True)
+    for _ in range(iters):
+        W = np.sqrt(w) / np.abs(f)
+        c, *_ = np.linalg.lstsq(V * W[:, None], f * W, rcond=None)
+        e = np.abs(np.polyval(c[::-1], u) / f - 1)
+        w = w * e
+        w /= w.sum()
+    return c, e.max()
+
+
+def erfc_f():
+    p = 0.4
+    tlo, thi = 1 / (1 + p * 10.2), 1.0
+    tc = (tlo + thi) / 2
+
+    def q(u):
+        a = (1 / (u + tc) - 1) / p
+        return mp.erfc(a) * mp.exp(a * a)
+
+    c, e = poly_fit(q, tlo - tc, thi - tc, 12, 3000, 60)
+    return list(c) + [tc], e
+
+
+def erf_f():
+    return poly_fit(lambda z: mp.erf(mp.sqrt(z)) / mp.sqrt(z) if z > 0 else 2 / mp.sqrt(mp.pi), 0, 1.0, 7, 3000, 60)
+
+
+def exp_r():
+    return poly_fit(mp.exp, -0.35, 0.35, 7, 3000, 60)
+
+
+def log_f():
+    return poly_fit(lambda f: mp.log1p(f) / f if f != 0 else mp.mpf(1), 2**-0.5 - 1, 2**0.5 - 1, 11, 4000, 80)
+
+
+def tanh_d(np_=2, nq=3, n=300, iters=40):
+    mp.mp.dps = 60
+    t = mp.mpf("0.625")
+
+    def r(z):
+        if z == 0:
+            return mp.mpf(-1) / 3
+        a = mp.sqrt(z)
+        return (mp.tanh(a) - a) / a**3
+
+    zs = [t**2 * (1 - mp.cos(mp.pi * (i + mp.mpf(0.5)) / n)) / 2 for i in range(n)]
+    rv = [r(z) for z in zs]
+    w = [mp.mpf(1)] * n
+    qprev = [mp.mpf(1)] * n
+    best = None
+    for _ in range(iters):
+        a = mp.matrix(n, np_ + 1 + nq)
+        b = mp.matrix(n, 1)
+        for i, z in enumerate(zs):
+            s = mp.sqrt(w[i]) / (abs(rv[i]) * abs(qprev[i]))
+            for j in range(np_ + 1):
+                a[i, j] = s * z**j
+            for j in range(1, nq + 1):
+                a[i, np_ + j] = -s * rv[i] * z**j
+            b[i] = s * rv[i]
+        x = mp.qr_solve(a, b)[0]
+        p = [x[j] for j in range(np_ + 1)]
+        q = [mp.mpf(1)] + [x[np_ + j] for j in range(1, nq + 1)]
+        qprev = [sum(c * z**k for k, c in enumerate(q)) for z in zs]
+        err = [abs(sum(c * z**k for k, c in enumerate(p)) / qprev[i] / rv[i] - 1) for i, z in enumerate(zs)]
+        e = max(err)
+        if best is None or e < best[1]:
+            best = ([float(c) for c in p] + [float(c) for c in q], e)
+        tot = sum(w[i] * err[i] for i in range(n))
+        w = [w[i] * err[i] / tot for i in range(n)]
+    return best
+
+
+FITS = {"erfc_f": erfc_f, "erf_f": erf_f, "exp_r": exp_r, "log_f": log_f, "tanh_d": tanh_d}
+
+if __name__ == "__main__":
+    for name in sys.argv[1:] or FITS:
+        coeffs, err = FITS[name]()
+        print(f"{name}: max relative error {float(err):.3g}")
+        print("  " + ", ".join(float(c).hex() for c in coeffs))

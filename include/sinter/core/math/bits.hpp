@@ -200,6 +200,17 @@ SINTER_HD SINTER_FORCEINLINE mask_of_t<F> sign_mask(F x) {
   return U(0) - (to_bits(x) >> (8 * sizeof(U) - 1));
 }
 
+/// Horner evaluation c0 + z*(c1 + z*(c2 + ...)), unrolled at compile time
+/// (the kernels' polynomials, lowest degree first): `horner(2.0, 1.0, 3.0) == 7.0`.
+template <class T>
+SINTER_HD SINTER_FORCEINLINE T horner(T, T c0) {
+  return c0;
+}
+template <class T, class... C>
+SINTER_HD SINTER_FORCEINLINE T horner(T z, T c0, C... cs) {
+  return c0 + z * horner<T>(z, static_cast<T>(cs)...);
+}
+
 /// Bitwise blend: a where m is all ones, b where m is zero: `blend(lt_mask(x, 0.0), -x, x)`.
 template <class F>
 SINTER_HD SINTER_FORCEINLINE F blend(mask_of_t<F> m, F a, F b) {

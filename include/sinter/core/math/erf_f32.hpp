@@ -27,32 +27,19 @@ namespace sinter::detail::math::impl {
 /// erfc(a) for a in [0, 10.2] in double, relative error < 1e-10 (NaN: any).
 SINTER_HD SINTER_FORCEINLINE double erfc_tail_f(double a) {
   const double u = 1.0 / (1.0 + 0.4 * a) - 0x1.3264c993264cap-1;  // t - tc
-  double q = 0x1.95f071fb25ae2p-6;
-  q = q * u - 0x1.1a376c68256f1p-9;
-  q = q * u - 0x1.b15dadbb308f5p-5;
-  q = q * u + 0x1.3beb303c0ff22p-6;
-  q = q * u + 0x1.8dea985ce8ff2p-4;
-  q = q * u - 0x1.89dff01ef1ce9p-5;
-  q = q * u - 0x1.ceeb788055980p-3;
-  q = q * u + 0x1.24a35e8d2a18dp-7;
-  q = q * u + 0x1.58fb253d76b25p-1;
-  q = q * u + 0x1.42b486004be3dp+0;
-  q = q * u + 0x1.571d91191d688p+0;
-  q = q * u + 0x1.f24b19ee9bd85p-1;
-  q = q * u + 0x1.2dd3569971344p-2;
+  const double q = horner(u, 0x1.2dd3569971344p-2, 0x1.f24b19ee9bd85p-1, 0x1.571d91191d688p+0,
+                          0x1.42b486004be3dp+0, 0x1.58fb253d76b25p-1, 0x1.24a35e8d2a18dp-7,
+                          -0x1.ceeb788055980p-3, -0x1.89dff01ef1ce9p-5, 0x1.8dea985ce8ff2p-4,
+                          0x1.3beb303c0ff22p-6, -0x1.b15dadbb308f5p-5, -0x1.1a376c68256f1p-9,
+                          0x1.95f071fb25ae2p-6);
   // e^(-a^2): -a^2 is exact (a has 24 bits) and >= -104.04, so 2^k with
   // k in [-151, 0] is a normal double.
   const double m = -(a * a);
   const double k = (m * 1.44269504088896338700e+00 + 0x1.8p52) - 0x1.8p52;
   const double r = (m - k * 6.93147180369123816490e-01) - k * 1.90821492927058770002e-10;
-  double e = 0x1.9eb013173b1a8p-13;
-  e = e * r + 0x1.6dac8aab996a4p-10;
-  e = e * r + 0x1.11130dc9c332cp-7;
-  e = e * r + 0x1.55545f00c425ep-5;
-  e = e * r + 0x1.55555323e2fe0p-3;
-  e = e * r + 0x1.0000005f34098p-1;
-  e = e * r + 0x1.00000001211acp+0;
-  e = e * r + 0x1.ffffffffa4eeap-1;
+  const double e = horner(r, 0x1.ffffffffa4eeap-1, 0x1.00000001211acp+0, 0x1.0000005f34098p-1,
+                          0x1.55555323e2fe0p-3, 0x1.55545f00c425ep-5, 0x1.11130dc9c332cp-7,
+                          0x1.6dac8aab996a4p-10, 0x1.9eb013173b1a8p-13);
   return (e * exp2i(k)) * q;
 }
 
@@ -77,14 +64,9 @@ SINTER_HD SINTER_FORCEINLINE float erf_f(float x) {
   const double xd = x;
   const double a = erf_abs_f(xd);
   const double z = xd * xd;
-  double p = -0x1.4383fba006000p-17;
-  p = p * z + 0x1.d8268dc280800p-14;
-  p = p * z - 0x1.bcbe99cd72f80p-11;
-  p = p * z + 0x1.5628eddfc0840p-8;
-  p = p * z - 0x1.b829a7a47e348p-6;
-  p = p * z + 0x1.ce2f07989fc6cp-4;
-  p = p * z - 0x1.8127465fb9496p-2;
-  p = p * z + 0x1.20dd7504007e3p+0;
+  const double p = horner(z, 0x1.20dd7504007e3p+0, -0x1.8127465fb9496p-2, 0x1.ce2f07989fc6cp-4,
+                          -0x1.b829a7a47e348p-6, 0x1.5628eddfc0840p-8, -0x1.bcbe99cd72f80p-11,
+                          0x1.d8268dc280800p-14, -0x1.4383fba006000p-17);
   const double big = copysign_bits(1.0 - erfc_tail_f(a), xd);
   const double r = blend(lt_mask(a, 1.0), xd * p, big);
   return static_cast<float>(blend(nan_mask(xd), xd + xd, r));

@@ -25,18 +25,10 @@ SINTER_HD SINTER_FORCEINLINE double log_f_reduced(double x, double& k) {
   const std::uint64_t big = lt_mask(0x1.6a09e667f3bcdp0, m);
   const double f = blend(big, 0.5 * m, m) - 1.0;
   k = e + blend(big, 1.0, 0.0);
-  double p = -0x1.ea4a9e4559fccp-5;
-  p = p * f + 0x1.b7a8d8c08beedp-4;
-  p = p * f - 0x1.bdb1850d458bcp-4;
-  p = p * f + 0x1.c36d244ecf1bdp-4;
-  p = p * f - 0x1.fc5675138e593p-4;
-  p = p * f + 0x1.24912e04c344ep-3;
-  p = p * f - 0x1.5569522928316p-3;
-  p = p * f + 0x1.999a31c4f0ff3p-3;
-  p = p * f - 0x1.ffffa6b84742ep-3;
-  p = p * f + 0x1.5555541ce62c3p-2;
-  p = p * f - 0x1.0000001c649c3p-1;
-  p = p * f + 0x1.0000000026678p+0;
+  const double p = horner(f, 0x1.0000000026678p+0, -0x1.0000001c649c3p-1, 0x1.5555541ce62c3p-2,
+                          -0x1.ffffa6b84742ep-3, 0x1.999a31c4f0ff3p-3, -0x1.5569522928316p-3,
+                          0x1.24912e04c344ep-3, -0x1.fc5675138e593p-4, 0x1.c36d244ecf1bdp-4,
+                          -0x1.bdb1850d458bcp-4, 0x1.b7a8d8c08beedp-4, -0x1.ea4a9e4559fccp-5);
   return f * p;  // log(1 + f)
 }
 

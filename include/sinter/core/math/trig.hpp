@@ -44,16 +44,6 @@ namespace sinter::detail::math {
 // Private helpers (trig_ prefix). Other math headers must not rely on them.
 // ---------------------------------------------------------------------------
 
-/// Horner evaluation c0 + z*(c1 + z*(c2 + ...)), unrolled at compile time.
-template <class T>
-SINTER_HD SINTER_FORCEINLINE T trig_horner(T, T c0) {
-  return c0;
-}
-template <class T, class... C>
-SINTER_HD SINTER_FORCEINLINE T trig_horner(T z, T c0, C... cs) {
-  return c0 + z * trig_horner<T>(z, static_cast<T>(cs)...);
-}
-
 /// Branch-free selection by bit masks (all ones = true). Comparisons are
 /// done on the bit patterns in integer arithmetic, never as `bool`: a `?:`
 /// chain becomes control flow that GCC 12's if-conversion gives up on
@@ -182,7 +172,7 @@ inline constexpr std::uint32_t trig_two_over_pi_f[40] = {
 /// sin(r + rl) for |r| <= pi/4, |rl| <= 2^-52 |r|; relative error < 2^-60 + rounding.
 SINTER_HD SINTER_FORCEINLINE double trig_sin_kernel(double r, double rl) {
   double z = r * r;
-  double s = trig_horner(z, -0x1.5555555555555p-3, 0x1.1111111111110p-7,
+  double s = horner(z, -0x1.5555555555555p-3, 0x1.1111111111110p-7,
                          -0x1.a01a01a019938p-13, 0x1.71de3a546095bp-19,
                          -0x1.ae645412c560cp-26, 0x1.61217f0b800d5p-33,
                          -0x1.ab17d404de5b3p-41);
@@ -192,7 +182,7 @@ SINTER_HD SINTER_FORCEINLINE double trig_sin_kernel(double r, double rl) {
 /// cos(r + rl) for |r| <= pi/4.
 SINTER_HD SINTER_FORCEINLINE double trig_cos_kernel(double r, double rl) {
   double z = r * r;
-  double c = trig_horner(z, 0x1.5555555555555p-5, -0x1.6c16c16c16c16p-10,
+  double c = horner(z, 0x1.5555555555555p-5, -0x1.6c16c16c16c16p-10,
                          0x1.a01a01a019d0ap-16, -0x1.27e4fb7712d65p-22,
                          0x1.1eed8deb97a97p-29, -0x1.9394ba0cd6ed5p-37,
                          0x1.ab785b00b4646p-45);
@@ -205,7 +195,7 @@ SINTER_HD SINTER_FORCEINLINE double trig_cos_kernel(double r, double rl) {
 /// sin and cos kernels as unevaluated sums hi + lo (for tan's quotient).
 SINTER_HD SINTER_FORCEINLINE trig_dd trig_sin_kernel_dd(double r, double rl) {
   double z = r * r;
-  double s = trig_horner(z, -0x1.5555555555555p-3, 0x1.1111111111110p-7,
+  double s = horner(z, -0x1.5555555555555p-3, 0x1.1111111111110p-7,
                          -0x1.a01a01a019938p-13, 0x1.71de3a546095bp-19,
                          -0x1.ae645412c560cp-26, 0x1.61217f0b800d5p-33,
                          -0x1.ab17d404de5b3p-41);
@@ -215,7 +205,7 @@ SINTER_HD SINTER_FORCEINLINE trig_dd trig_sin_kernel_dd(double r, double rl) {
 }
 SINTER_HD SINTER_FORCEINLINE trig_dd trig_cos_kernel_dd(double r, double rl) {
   double z = r * r;
-  double c = trig_horner(z, 0x1.5555555555555p-5, -0x1.6c16c16c16c16p-10,
+  double c = horner(z, 0x1.5555555555555p-5, -0x1.6c16c16c16c16p-10,
                          0x1.a01a01a019d0ap-16, -0x1.27e4fb7712d65p-22,
                          0x1.1eed8deb97a97p-29, -0x1.9394ba0cd6ed5p-37,
                          0x1.ab785b00b4646p-45);
@@ -240,13 +230,13 @@ SINTER_HD SINTER_FORCEINLINE double trig_div_dd(double nh, double nl, double dh,
 /// Shorter kernels for float results (relative error < 2^-32).
 SINTER_HD SINTER_FORCEINLINE double trig_sin_kernel_f(double r) {
   double z = r * r;
-  double s = trig_horner(z, -0x1.555555545e0acp-3, 0x1.11110def2e1c9p-7,
+  double s = horner(z, -0x1.555555545e0acp-3, 0x1.11110def2e1c9p-7,
                          -0x1.a013a793b98cep-13, 0x1.6dbe0838a06e9p-19);
   return r + r * z * s;
 }
 SINTER_HD SINTER_FORCEINLINE double trig_cos_kernel_f(double r) {
   double z = r * r;
-  double c = trig_horner(z, 0x1.5555555502cf4p-5, -0x1.6c16bf54e7232p-10,
+  double c = horner(z, 0x1.5555555502cf4p-5, -0x1.6c16bf54e7232p-10,
                          0x1.a015c47d920acp-16, -0x1.25244e23e6e3ap-22);
   return (1.0 - 0.5 * z) + z * z * c;
 }
@@ -438,7 +428,7 @@ SINTER_HD SINTER_FORCEINLINE double trig_atan_pos(double t) {
   double u = num / den;
   double z = u * u;
   // atan u = u - u^3 * A(z), A fitted on z in [0, (7/16)^2], error 2^-56.
-  double a = trig_horner(z, 0x1.5555555555555p-2, -0x1.99999999998c5p-3,
+  double a = horner(z, 0x1.5555555555555p-2, -0x1.99999999998c5p-3,
                          0x1.2492492485503p-3, -0x1.c71c71bd2b8bcp-4,
                          0x1.745d154c84f7ap-4, -0x1.3b1375ce5bdc6p-4,
                          0x1.110c9ce7b0572p-4, -0x1.e170800a46210p-5,
@@ -449,7 +439,7 @@ SINTER_HD SINTER_FORCEINLINE double trig_atan_pos(double t) {
 
 /// (asin(x) - x) / x^3 as a polynomial in z = x^2 on [0, 1/4], error 2^-57.
 SINTER_HD SINTER_FORCEINLINE double trig_asin_poly(double z) {
-  return trig_horner(z, 0x1.5555555555555p-3, 0x1.3333333333388p-4, 0x1.6db6db6dac1e0p-5,
+  return horner(z, 0x1.5555555555555p-3, 0x1.3333333333388p-4, 0x1.6db6db6dac1e0p-5,
                      0x1.f1c71c7a52ba3p-6, 0x1.6e8ba123e494cp-6, 0x1.1c4efce23019fp-6,
                      0x1.c990ad3d8fdcap-7, 0x1.7b027ee1dd585p-7, 0x1.3b49de7121487p-7,
                      0x1.31622469ce5adp-7, 0x1.8f193743418ffp-9, 0x1.406192d124629p-6,

@@ -21,6 +21,7 @@
 /// Branch-free (every lane computes both ranges and blends), so GCC
 /// vectorises callers at -O3 without -ffast-math.
 #include "bits.hpp"
+#include "exp_log.hpp"
 
 namespace sinter::detail::math::impl {
 
@@ -35,8 +36,8 @@ SINTER_HD SINTER_FORCEINLINE double erfc_tail_f(double a) {
   // e^(-a^2): -a^2 is exact (a has 24 bits) and >= -104.04, so 2^k with
   // k in [-151, 0] is a normal double.
   const double m = -(a * a);
-  const double k = (m * 1.44269504088896338700e+00 + 0x1.8p52) - 0x1.8p52;
-  const double r = (m - k * 6.93147180369123816490e-01) - k * 1.90821492927058770002e-10;
+  const double k = rint_small(m * inv_ln2);
+  const double r = (m - k * ln2_hi) - k * ln2_lo;
   const double e = horner(r, 0x1.ffffffffa4eeap-1, 0x1.00000001211acp+0, 0x1.0000005f34098p-1,
                           0x1.55555323e2fe0p-3, 0x1.55545f00c425ep-5, 0x1.11130dc9c332cp-7,
                           0x1.6dac8aab996a4p-10, 0x1.9eb013173b1a8p-13);

@@ -147,15 +147,6 @@ SINTER_HD SINTER_FORCEINLINE double log_kernel(double f, double hfsq) {
   return s * (hfsq + (t2 + t1));
 }
 
-/// The special values shared by the logarithms: log(+-0) = -inf,
-/// log(x < 0) = NaN, log(inf) = inf, log(NaN) = NaN.
-SINTER_HD SINTER_FORCEINLINE double log_specials(double x, double r) {
-  r = blend(lt_mask(fabs_bits(x), 0x1p-1074), -dinf, r);
-  r = blend(lt_mask(dmax, x), dinf, r);
-  r = blend(lt_mask(x, -0.0), dnan, r);
-  return blend(nan_mask(x), x + x, r);
-}
-
 SINTER_HD SINTER_FORCEINLINE double log(double x) {
   double f, k;
   log_reduce(x, f, k);
@@ -230,8 +221,8 @@ SINTER_HD SINTER_FORCEINLINE double tanh(double x) {
   const double a = fabs_bits(x);
   const double z = a * a;
   const std::uint64_t small = lt_mask(a, 0.625);
-  const double p = (-0x1.a1b7a16a3f239p-13 * z - 0x1.4fdaadfddf311p-6) * z - 0x1.5555555555555p-2;
-  const double q = ((0x1.b124e1f0f5a55p-13 * z + 0x1.7d9b91a6c185ep-6) * z + 0x1.d8929a39336f2p-2) * z + 1.0;
+  const double p = horner(z, -0x1.5555555555555p-2, -0x1.4fdaadfddf311p-6, -0x1.a1b7a16a3f239p-13);
+  const double q = horner(z, 1.0, 0x1.d8929a39336f2p-2, 0x1.7d9b91a6c185ep-6, 0x1.b124e1f0f5a55p-13);
   const double e = exp_scaled(2.0 * blend(small, 0.0, a), 0.0);  // e^2a, 1 for small lanes
   const double quot = blend(small, p, 2.0) / blend(small, q, e + 1.0);
   double t = blend(small, a + (a * z) * quot, 1.0 - quot);

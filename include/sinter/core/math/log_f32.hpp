@@ -32,13 +32,19 @@ SINTER_HD SINTER_FORCEINLINE double log_f_reduced(double x, double& k) {
   return f * p;  // log(1 + f)
 }
 
-/// r for finite x > 0, else the logarithms' special values: -inf at +-0,
-/// NaN below 0, inf at inf, NaN kept; rounded to float.
-SINTER_HD SINTER_FORCEINLINE float log_f_finish(double x, double r) {
+/// The special values shared by the logarithms (float and double): r for
+/// finite x > 0, else log(+-0) = -inf, log(x < 0) = NaN, log(inf) = inf,
+/// log(NaN) = NaN.
+SINTER_HD SINTER_FORCEINLINE double log_specials(double x, double r) {
   r = blend(lt_mask(fabs_bits(x), 0x1p-1074), -limits<double>::infinity, r);
   r = blend(lt_mask(limits<double>::max, x), limits<double>::infinity, r);
   r = blend(lt_mask(x, -0.0), limits<double>::quiet_nan, r);
-  return static_cast<float>(blend(nan_mask(x), x + x, r));
+  return blend(nan_mask(x), x + x, r);
+}
+
+/// log_specials, rounded to float.
+SINTER_HD SINTER_FORCEINLINE float log_f_finish(double x, double r) {
+  return static_cast<float>(log_specials(x, r));
 }
 
 /// Natural logarithm of a float (see the file comment).

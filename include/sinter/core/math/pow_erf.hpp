@@ -236,10 +236,10 @@ SINTER_HD SINTER_FORCEINLINE void erf_erfc(double x, double& erf_out, double& er
   const double zh = clear_low_word(ac);
   const double big = -zh * zh - 0.5625;
   const double small = (zh - ac) * (zh + ac) + qt;
-  const double arg = clamp_d(big + small, -746.0, 0.0);
-  const double k = rint_small(arg * inv_ln2);
-  const double hi = ((big - k * ln2_hi) + small);
-  const double e = blend(lt_mask(big + small, -745.2), 0.0, scale_exp2(exp_kernel(hi, k * ln2_lo), k));
+  const double arg = big + small;
+  const double k = rint_small(clamp_d(arg, -746.0, 0.0) * inv_ln2);
+  const double hi = (big - k * ln2_hi) + small;
+  const double e = blend(lt_mask(arg, -745.2), 0.0, scale_exp2(exp_kernel(hi, k * ln2_lo), k));
   const double tail = blend(lt_mask(27.9, a), 0.0, e / ac);  // erfc(|x|), 0 beyond 28
   const double erf3 = copysign_bits(1.0 - tail, x);
   const double erfc3 = blend(neg, 2.0 - tail, tail);

@@ -8,6 +8,7 @@
 #include "backend.hpp"
 #include "host_loop.hpp"
 #include "host_memory.hpp"
+#include "host_shared.hpp"
 #include "host_stream.hpp"
 
 namespace sinter {
@@ -93,10 +94,10 @@ const char* run_serial(const memory_leaf<T, R>& out, const Node& bound) {
 
 /// Whether a pass of `out = bound` can run as one store_range in assign's
 /// caller (evaluate.hpp): rank >= 1, fewer than `limit` elements, both sides
-/// contiguous, not streamed, no repeated subexpression to merge.
+/// contiguous, not streamed, no repeated subexpression to merge or share.
 template <class T, std::size_t R, class Node>
 SINTER_FORCEINLINE bool inline_pass_ok(const memory_leaf<T, R>& out, const Node& bound, index_t limit) {
-  if constexpr (R == 0 || has_twins_v<Node>) {
+  if constexpr (R == 0 || has_twins_v<Node> || has_shared_v<Node>) {
     return false;
   } else {
     const index_t n = shape_size(out.shape);
@@ -112,6 +113,13 @@ struct backend<host> {
   static void deallocate(const host&, void* p, std::size_t bytes) { host_deallocate(p, bytes); }
   template <class T, std::size_t R, class Node>
   static void evaluate(const host&, const memory_leaf<T, R>& out, const Node& bound, std::string* detail) {
+    if constexpr (has_shared_v<Node>) {
+      if (shares(out, bound)) {
+        const char* path = run_serial_shared(out, bound);
+        if (detail) *detail = std::string(path) + shared_note;
+        return;
+      }
+    }
     if constexpr (has_twins_v<Node>) {
       if (twins_equal(bound)) {
         const char* path = run_serial(out, merge_twins(bound));

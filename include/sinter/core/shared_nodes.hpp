@@ -1,0 +1,202 @@
+#pragma once
+/// \file shared_nodes.hpp
+/// A costly subexpression written more than once, computed once per element
+/// on contiguous CPU passes: Black-Scholes' `d1` in
+/// `s * N(d1) - k * N(d1 - v * sqrt(t))`, `d1 = (log(s / k) + ...) / ...`.
+///
+/// A lazy subexpression used twice is two copies in the tree, and the
+/// compiler cannot merge their work: the copies' leaves are separate
+/// pointers that it cannot prove equal. Evaluated as written, Black-Scholes
+/// computes log and sqrt twice per output. A fused pass then ran 1.5x
+/// slower than a hand loop doing the same maths once per element, and 2.3-2.7x
+/// slower than sinter's own unfused version (one pass per operation,
+/// bench_math black_scholes/f32 at 2^10 and 2^16).
+///
+/// So a contiguous host or par pass (evaluate.hpp, policy/host_shared.hpp)
+/// looks, at compile time, for the *shared* subexpression: the largest
+/// interior node type that occurs at least twice in the bound tree and
+/// calls a maths function (sqrt, exp, log, erf, tanh, pow, the trig
+/// functions...). At run time every occurrence must equal the first
+/// (same_node: the same arrays and layouts, bitwise equal scalars and
+/// functors), else the pass runs as written. The pass then runs tile by
+/// tile: the shared subexpression into a small buffer (its own vectorised
+/// loop), then the tree with every occurrence replaced by a leaf that reads
+/// the buffer (tile_leaf).
+///
+/// Values: each element of the subexpression is computed by the same
+/// operations as before, so it is the same, up to FMA contraction. That
+/// contraction can differ where the subexpression's last operation is a
+/// product and a parent adds to it: in the tree as written the compiler may
+/// fuse them, and from the buffer it cannot.
+/// Cost in code: one more instantiation of the contiguous pass, and only
+/// for expression types with such a repeat. Only one subexpression is
+/// shared per pass. Strided and broadcast passes, reductions and CUDA
+/// kernels run the tree as written.
+#include <algorithm>
+#include <cstddef>
+#include <type_traits>
+
+#include "leaf.hpp"
+#include "map_node.hpp"
+#include "ops.hpp"
+#include "twin_nodes.hpp"
+
+namespace sinter::detail {
+
+/// Whether a functor is worth computing once: the maths functions (ops
+/// deriving from floating<F>: sqrt, exp, log, erf, tanh, trig...) and pow.
+template <class F>
+inline constexpr bool costly_fn_v = std::is_base_of_v<ops::floating<F>, F> || std::is_same_v<F, ops::pow>;
+
+/// How many times node type X occurs in the tree of node type N.
+template <class X, class N>
+struct occurrences {
+  static constexpr int value = std::is_same_v<X, N> ? 1 : 0;
+};
+template <class X, class F, class... A>
+struct occurrences<X, map_node<F, A...>> {
+  static constexpr int value = std::is_same_v<X, map_node<F, A...>> ? 1 : (0 + ... + occurrences<X, A>::value);
+};
+
+/// Nodes in a tree, and whether any of them is a costly function.
+template <class N>
+struct tree_facts {
+  static constexpr int size = 1;
+  static constexpr bool costly = false;
+};
+template <class F, class... A>
+struct tree_facts<map_node<F, A...>> {
+  static constexpr int size = 1 + (0 + ... + tree_facts<A>::size);
+  static constexpr bool costly = costly_fn_v<F> || (false || ... || tree_facts<A>::costly);
+};
+
+/// No shared subexpression.
+struct no_shared {};
+
+/// The larger (by node count) of several picks; the first on a tie.
+template <class... P>
+struct larger_pick {
+  using type = no_shared;
+  static constexpr int size = 0;
+};
+template <class P, class... Q>
+struct larger_pick<P, Q...> {
+  using rest = larger_pick<Q...>;
+  using type = std::conditional_t<(P::size >= rest::size), typename P::type, typename rest::type>;
+  static constexpr int size = P::size >= rest::size ? P::size : rest::size;
+};
+
+/// The shared subexpression of Root found in its subtree N: N itself if it
+/// occurs at least twice in Root and is costly (nothing inside it is
+/// larger), else the largest one found in its children.
+template <class Root, class N>
+struct shared_pick {
+  using type = no_shared;
+  static constexpr int size = 0;
+};
+template <class Root, class F, class... A>
+struct shared_pick<Root, map_node<F, A...>> {
+  using self = map_node<F, A...>;
+  static constexpr bool self_ok = occurrences<self, Root>::value >= 2 && tree_facts<self>::costly;
+  using inner = larger_pick<shared_pick<Root, A>...>;
+  using type = std::conditional_t<self_ok, self, typename inner::type>;
+  static constexpr int size = self_ok ? tree_facts<self>::size : inner::size;
+};
+
+/// The shared subexpression's node type of a bound tree (no_shared: none).
+template <class Node>
+using shared_t = typename shared_pick<Node, Node>::type;
+
+/// Whether a bound tree has a shared subexpression to look for.
+template <class Node>
+inline constexpr bool has_shared_v = !std::is_same_v<shared_t<Node>, no_shared>;
+
+/// The first occurrence of node type S in n's tree (depth first; n must
+/// contain one).
+template <class S, class N>
+const S& first_shared(const N& n) {
+  if constexpr (std::is_same_v<S, N>) {
+    return n;
+  } else {
+    constexpr std::size_t k = []<std::size_t... I>(std::index_sequence<I...>) {
+      constexpr bool has[] = {(occurrences<S, std::remove_cvref_t<decltype(get<I>(std::declval<const N&>().args))>>::value >
+                               0)...};
+      for (std::size_t i = 0; i < sizeof...(I); ++i)
+        if (has[i]) return i;
+      return std::size_t{0};
+    }(std::make_index_sequence<pack_size_v<decltype(n.args)>>{});
+    return first_shared<S>(get<k>(n.args));
+  }
+}
+
+/// Whether every occurrence of S in n's tree equals s.
+template <class S, class N>
+bool shared_all_equal(const S& s, const N& n) {
+  if constexpr (std::is_same_v<S, N>) {
+    return same_node(s, n);
+  } else if constexpr (occurrences<S, N>::value == 0) {
+    return true;
+  } else {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+      return (true && ... && shared_all_equal(s, get<I>(n.args)));
+    }(std::make_index_sequence<pack_size_v<decltype(n.args)>>{});
+  }
+}
+
+/// Whether the pass may share its subexpression: every occurrence is equal.
+template <class Node>
+bool shared_equal(const Node& bound) {
+  if constexpr (has_shared_v<Node>) return shared_all_equal(first_shared<shared_t<Node>>(bound), bound);
+  else return false;
+}
+
+/// Cursor over a tile buffer holding positions [base, base + tile): the
+/// value at position i is p[i - base].
+template <class V>
+struct tile_cursor {
+  const V* p;
+  index_t base;
+  SINTER_HD SINTER_FORCEINLINE V load(index_t i) const { return p[i - base]; }
+};
+
+/// The leaf that replaces the shared subexpression: its values for the
+/// current tile, in a buffer (contiguous passes only: linear()).
+template <class V, std::size_t R>
+struct tile_leaf {
+  using value_type = V;
+  static constexpr std::size_t rank = R;
+  const V* buf;
+  index_t base;
+  SINTER_HD bool unit() const { return true; }
+  SINTER_HD tile_cursor<V> linear() const { return {buf, base}; }
+};
+
+/// A cursor read `off` positions further on: load(j) is c.load(j + off)
+/// (the shared subexpression written into its buffer from index 0).
+template <class C>
+struct shift_cursor {
+  C c;
+  index_t off;
+  SINTER_HD SINTER_FORCEINLINE auto load(index_t j) const { return c.load(j + off); }
+};
+
+/// n with every occurrence of node type S replaced by `leaf`.
+template <class S, class L, class N>
+auto substitute_shared(const N& n, const L& leaf) {
+  if constexpr (std::is_same_v<S, N>) {
+    return leaf;
+  } else if constexpr (occurrences<S, N>::value == 0) {
+    return n;
+  } else {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+      using F = typename N::functor_type;
+      return map_node<F, decltype(substitute_shared<S>(get<I>(n.args), leaf))...>{
+          n.fn(), make_pack(substitute_shared<S>(get<I>(n.args), leaf)...), n.shape};
+    }(std::make_index_sequence<pack_size_v<decltype(n.args)>>{});
+  }
+}
+
+/// How a pass with a shared subexpression is marked in its trace detail.
+inline constexpr const char* shared_note = ", shared subexpression computed once";
+
+}  // namespace sinter::detail

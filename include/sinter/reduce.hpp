@@ -55,6 +55,11 @@ namespace detail {
 template <class P>
 using concrete_policy_t = std::conditional_t<std::is_same_v<P, any_policy>, host, P>;
 
+/// Whether a full CPU reduction of expression E (bound node B) may share a
+/// costly subexpression: rank >= 1 and B has one (core/shared_nodes.hpp).
+template <class E, class B>
+inline constexpr bool shares_full_v = std::remove_cvref_t<E>::rank >= 1 && has_shared_v<std::remove_cvref_t<B>>;
+
 /// The CPU reducers (host and par). A device policy specialises reducer<P>
 /// (cuda: reduce/cuda.hpp). `pol` is the policy value the reduction runs on
 /// (an operand's own, e.g. a cuda array's device and stream).
@@ -63,7 +68,9 @@ using concrete_policy_t = std::conditional_t<std::is_same_v<P, any_policy>, host
 ///    finish(fold of flat positions [o*len, (o+1)*len) of pshape, len), the
 ///    elements entering with their index within the segment (argmin/argmax).
 ///    `finish` is a trivially copyable SINTER_HD functor (a device runs it).
-/// Both run the producer with its equal twin pairs merged (twin_nodes.hpp).
+/// Both run the producer with its equal twin pairs merged (twin_nodes.hpp);
+/// full also computes a shared costly subexpression once per element when
+/// the producer is contiguous (shared_nodes.hpp).
 template <class P>
 struct reducer {
   static constexpr bool parallel = std::is_same_v<P, par>;
@@ -72,6 +79,9 @@ struct reducer {
   static SINTER_FORCEINLINE auto full(const P&, const E& e) {
     const auto bound = e.node().bind(e.shape());
     const bool threads = parallel && e.size() >= 2 * par_grain;
+    if constexpr (shares_full_v<E, decltype(bound)>)
+      if (e.size() > 0 && bound.unit() && shared_equal(bound))
+        return reduce_host::reduce_shared<Op>(bound, e.size(), threads);
     if constexpr (has_twins_v<std::remove_cvref_t<decltype(bound)>>)
       if (twins_equal(bound)) return reduce_host::reduce_range<Op>(merge_twins(bound), e.shape(), 0, e.size(), threads);
     return reduce_host::reduce_range<Op>(bound, e.shape(), 0, e.size(), threads);
@@ -155,13 +165,18 @@ void check_nonempty(const E& e, index_t n, const char* name = Op::name) {
 }
 
 /// A reduction's trace detail: `what`, plus a note when a CPU reducer
+/// shares a costly subexpression (full reductions: shared_nodes.hpp) or
 /// merges the producer's twin pairs (twin_nodes.hpp).
 template <class P, class E>
-std::string reduce_detail(const char* what, const E& e) {
+std::string reduce_detail(const char* what, const E& e, bool full) {
   std::string s = what;
   if constexpr (!std::is_same_v<P, cuda>) {
     const auto bound = e.node().bind(e.shape());
-    if (has_twins_v<std::remove_cvref_t<decltype(bound)>> && twins_equal(bound)) s += twins_merged_note;
+    using B = std::remove_cvref_t<decltype(bound)>;
+    if constexpr (shares_full_v<E, B>) {
+      if (full && e.size() > 0 && bound.unit() && shared_equal(bound)) return s + shared_note;
+    }
+    if (has_twins_v<B> && twins_equal(bound)) s += twins_merged_note;
   }
   return s;
 }
@@ -195,7 +210,7 @@ auto reduce_all_on(const std::optional<P>& own, const char* name, X&& x) {
   auto acc = reducer<P>::template full<Op>(pol, e);
   trace_reduce(pol, name, e, sizeof(acc),
                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
-               reduce_detail<P>("full", e));
+               reduce_detail<P>("full", e, true));
   return acc;
 }
 
@@ -257,7 +272,7 @@ auto reduce_along_on(const std::optional<P>& own, const char* name, X&& x, const
   if (trace_active())
     trace_reduce(pol, name, e, static_cast<std::size_t>(outputs) * sizeof(Result),
                  std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
-                 reduce_detail<P>("along axes", e));
+                 reduce_detail<P>("along axes", e, false));
   return out;
 }
 

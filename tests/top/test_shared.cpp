@@ -3,8 +3,10 @@
 // (core/shared_nodes.hpp, policy/host_shared.hpp): the trace says so, and
 // the values are those of the expression as written. They are checked
 // against a double reference, and bit for bit against the same tree run
-// unshared into a strided output. Occurrences that differ (other arrays,
-// other views of one array, other scalars) are never shared.
+// unshared into a strided output. Full reductions share it too (their folds
+// equal those of the materialised values, bit for bit). Occurrences that
+// differ (other arrays, other views of one array, other scalars) are never
+// shared.
 #include <doctest/doctest.h>
 
 #include "support/random.hpp"
@@ -98,6 +100,45 @@ TEST_CASE_TEMPLATE("shared: the output may be an operand (same mapping)", P, st:
     if (!(std::abs(a(i) - ref) <= 4e-6 * ref)) ++bad;
   }
   CHECK_MESSAGE(bad == 0, bad << " elements differ from 3 sqrt(a)");
+}
+
+TEST_CASE_TEMPLATE("shared: full reductions compute it once too, with the folds of the materialised values", P, st::host,
+                   st::par) {
+  // Reduction tiles hold 4096 elements; 70001 > 2 * par_grain (par folds
+  // tiles on several threads, in the same order).
+  for (st::index_t n : {1, 17, 4095, 4096, 4097, 70001}) {
+    const auto va = random_vector<float>(static_cast<std::size_t>(n), 71, 0.5f, 2.f);
+    const auto vb = random_vector<float>(static_cast<std::size_t>(n), 72, -1.f, 1.f);
+    const auto vc = random_vector<float>(static_cast<std::size_t>(n), 73, -1.f, 1.f);
+    const auto a = shared_filled<P>(va), b = shared_filled<P>(vb), c = shared_filled<P>(vc);
+    const auto d = st::log(a) * b + 1.f;
+    st::array<float, 1, P> out({n});
+    out = st::exp(d) * c - st::tanh(d);
+    st::trace_scope t;
+    const float s = st::sum(st::exp(d) * c - st::tanh(d));
+    const float m = st::max(st::exp(d) * c - st::tanh(d));
+    const auto am = st::argmax(st::exp(d) * c - st::tanh(d));
+    const auto rows = st::sum(st::exp(d) * c - st::tanh(d), st::axis(0));  // along an axis: as written
+    const auto passes = t.passes();
+    REQUIRE(passes.size() == 4);
+    for (std::size_t k = 0; k < 3; ++k) CHECK_MESSAGE(is_shared(passes[k].detail), passes[k].detail);
+    CHECK_MESSAGE(!is_shared(passes[3].detail), passes[3].detail);
+    // The same fold of the same values: bit for bit.
+    CHECK(shared_same_bits(s, st::sum(out)));
+    CHECK(shared_same_bits(m, st::max(out)));
+    CHECK(am == st::argmax(out));
+    const auto rows_out = st::sum(out, st::axis(0));
+    CHECK(shared_same_bits(rows(), rows_out()));
+    double ref = 0, mag = 0, best = -1e300;
+    for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i) {
+      const double v = shared_reference(va[i], vb[i], vc[i]);
+      ref += v;
+      mag += std::abs(v);
+      best = std::max(best, v);
+    }
+    CHECK_MESSAGE(std::abs(s - ref) <= 1e-5 * mag + 1e-6, "n = " << n << ": sum " << s << " against " << ref);
+    CHECK(std::abs(m - best) <= 1e-5);
+  }
 }
 
 // Whether a pass shares is decided before the policy runs (shared_equal),

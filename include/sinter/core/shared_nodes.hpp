@@ -12,8 +12,9 @@
 /// slower than sinter's own unfused version (one pass per operation,
 /// bench_math black_scholes/f32 at 2^10 and 2^16).
 ///
-/// So a contiguous host or par pass (evaluate.hpp, policy/host_shared.hpp)
-/// looks, at compile time, for the *shared* subexpression: the largest
+/// So a contiguous host or par pass (policy/host_shared.hpp), and a full
+/// reduction of a contiguous producer (reduce/host_engine.hpp), look, at
+/// compile time, for the *shared* subexpression: the largest
 /// interior node type that occurs at least twice in the bound tree and
 /// calls a maths function (sqrt, exp, log, erf, tanh, pow, the trig
 /// functions...). At run time every occurrence must equal the first
@@ -30,8 +31,8 @@
 /// fuse them, and from the buffer it cannot.
 /// Cost in code: one more instantiation of the contiguous pass, and only
 /// for expression types with such a repeat. Only one subexpression is
-/// shared per pass. Strided and broadcast passes, reductions and CUDA
-/// kernels run the tree as written.
+/// shared per pass. Strided and broadcast passes, reductions along axes and
+/// CUDA kernels run the tree as written.
 #include <algorithm>
 #include <cstddef>
 #include <type_traits>

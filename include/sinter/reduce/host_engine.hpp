@@ -16,7 +16,9 @@
 
 #include "../core/leaf.hpp"
 #include "../core/map_node.hpp"
+#include "../core/shared_nodes.hpp"
 #include "../policy/host_loop.hpp"
+#include "../policy/host_shared.hpp"
 #include "../policy/thread_pool.hpp"
 
 namespace sinter::detail::reduce_host {
@@ -167,28 +169,18 @@ A combine_partials(const A* p, std::size_t n) {
   return Op::combine(lo, combine_partials<Op>(p + h, n - h));
 }
 
-/// reduce_range over more than one tile, or a strided one.
-template <class Op, std::size_t R, class Node>
-auto reduce_tiles(const Node& node, const extents<R>& shape, index_t s, index_t len, bool parallel,
-                  index_t origin) {
-  using V = typename Node::value_type;
-  using A = typename Op::template acc_t<V>;
-  if (len == 0) return Op::template identity<V>();
+/// Fold tiles [0, tiles) of a range of `len` elements from `s`:
+/// partial[t] = fold_tile(b, e), t's flat positions [b, e), the tiles
+/// optionally in parallel, then the partials combined pairwise in index
+/// order (the same order for any thread count).
+template <class A, class Op, class Fold>
+A fold_tiles(index_t s, index_t len, bool parallel, Fold&& fold_tile) {
   const index_t tiles = (len + tile_elems - 1) / tile_elems;
-  auto fold_tile = [&](index_t t) {
+  auto tile = [&](index_t t) {
     const index_t b = s + t * tile_elems;
-    const index_t e = b + tile_elems < s + len ? b + tile_elems : s + len;
-    if constexpr (R >= 1) {
-      if (node.unit()) {  // contiguous: fold straight from the producer, no tile copy
-        const auto c = node.linear();
-        return pairwise<Op, V>(load_as<V, decltype(c)>{c}, b, e - b, b - origin);
-      }
-    }
-    V buf[tile_elems];
-    eval_range<V>(node, shape, b, e, buf);
-    return pairwise<Op, V>([&buf](index_t i) { return buf[i]; }, 0, e - b, b - origin);
+    return fold_tile(b, b + tile_elems < s + len ? b + tile_elems : s + len);
   };
-  if (tiles == 1) return fold_tile(0);
+  if (tiles == 1) return tile(0);
   // Partials on the stack up to `stack_tiles` tiles, else on the heap
   // (unique_ptr, not std::vector: vector<bool> has no data(), any/all).
   constexpr index_t stack_tiles = 64;
@@ -200,11 +192,51 @@ auto reduce_tiles(const Node& node, const extents<R>& shape, index_t s, index_t 
   auto run_task = [&](std::int64_t k) {
     const index_t t0 = k * tiles_per_task;
     const index_t t1 = t0 + tiles_per_task < tiles ? t0 + tiles_per_task : tiles;
-    for (index_t t = t0; t < t1; ++t) partial[static_cast<std::size_t>(t)] = fold_tile(t);
+    for (index_t t = t0; t < t1; ++t) partial[static_cast<std::size_t>(t)] = tile(t);
   };
   if (parallel && tasks > 1) default_pool().parallel_for(tasks, run_task);
   else for (index_t k = 0; k < tasks; ++k) run_task(k);
   return combine_partials<Op>(partial, static_cast<std::size_t>(tiles));
+}
+
+/// reduce_range over more than one tile, or a strided one.
+template <class Op, std::size_t R, class Node>
+auto reduce_tiles(const Node& node, const extents<R>& shape, index_t s, index_t len, bool parallel,
+                  index_t origin) {
+  using V = typename Node::value_type;
+  using A = typename Op::template acc_t<V>;
+  if (len == 0) return Op::template identity<V>();
+  return fold_tiles<A, Op>(s, len, parallel, [&](index_t b, index_t e) {
+    if constexpr (R >= 1) {
+      if (node.unit()) {  // contiguous: fold straight from the producer, no tile copy
+        const auto c = node.linear();
+        return pairwise<Op, V>(load_as<V, decltype(c)>{c}, b, e - b, b - origin);
+      }
+    }
+    V buf[tile_elems];
+    eval_range<V>(node, shape, b, e, buf);
+    return pairwise<Op, V>([&buf](index_t i) { return buf[i]; }, 0, e - b, b - origin);
+  });
+}
+
+/// The full reduction of a contiguous bound node with a shared
+/// subexpression (core/shared_nodes.hpp; shared_equal(node)): each tile
+/// computes the subexpression once into a buffer, then folds the tree read
+/// through it. The same tiles and fold order as reduce_range.
+template <class Op, class Node>
+auto reduce_shared(const Node& node, index_t len, bool parallel) {
+  using V = typename Node::value_type;
+  using A = typename Op::template acc_t<V>;
+  using S = shared_t<Node>;
+  using SV = typename S::value_type;
+  if (len == 0) return Op::template identity<V>();
+  return fold_tiles<A, Op>(0, len, parallel, [&](index_t b, index_t e) {
+    SV buf[tile_elems];
+    const auto sc = first_shared<S>(node).linear();
+    store_range(buf, shift_cursor<std::remove_const_t<decltype(sc)>>{sc, b}, 0, e - b);
+    const auto c = substitute_shared<S>(node, tile_leaf<SV, S::rank>{buf, b}).linear();
+    return pairwise<Op, V>(load_as<V, decltype(c)>{c}, b, e - b, b);
+  });
 }
 
 /// Fold flat positions [s, s + len) of the bound node: tiles folded pairwise,

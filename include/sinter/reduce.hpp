@@ -80,8 +80,7 @@ struct reducer {
     const auto bound = e.node().bind(e.shape());
     const bool threads = parallel && e.size() >= 2 * par_grain;
     if constexpr (shares_full_v<E, decltype(bound)>)
-      if (e.size() > 0 && bound.unit() && shared_equal(bound))
-        return reduce_host::reduce_shared<Op>(bound, e.size(), threads);
+      if (e.size() > 0 && shares_contiguous(bound)) return reduce_host::reduce_shared<Op>(bound, e.size(), threads);
     if constexpr (has_twins_v<std::remove_cvref_t<decltype(bound)>>)
       if (twins_equal(bound)) return reduce_host::reduce_range<Op>(merge_twins(bound), e.shape(), 0, e.size(), threads);
     return reduce_host::reduce_range<Op>(bound, e.shape(), 0, e.size(), threads);
@@ -174,7 +173,7 @@ std::string reduce_detail(const char* what, const E& e, bool full) {
     const auto bound = e.node().bind(e.shape());
     using B = std::remove_cvref_t<decltype(bound)>;
     if constexpr (shares_full_v<E, B>) {
-      if (full && e.size() > 0 && bound.unit() && shared_equal(bound)) return s + shared_note;
+      if (full && e.size() > 0 && shares_contiguous(bound)) return s + shared_note;
     }
     if (has_twins_v<B> && twins_equal(bound)) s += twins_merged_note;
   }

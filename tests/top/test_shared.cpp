@@ -9,6 +9,7 @@
 // shared.
 #include <doctest/doctest.h>
 
+#include "support/filled.hpp"
 #include "support/random.hpp"
 #include "support/streaming.hpp"
 
@@ -26,15 +27,6 @@ namespace {
 bool is_shared(const std::string& detail) {
   return detail.find("shared subexpression computed once") != std::string::npos;
 }
-
-template <class P>
-st::array<float, 1, P> shared_filled(const std::vector<float>& v) {
-  st::array<float, 1, P> a({static_cast<st::index_t>(v.size())});
-  for (std::size_t i = 0; i < v.size(); ++i) a(static_cast<st::index_t>(i)) = v[i];
-  return a;
-}
-
-bool shared_same_bits(float x, float y) { return std::memcmp(&x, &y, sizeof x) == 0; }
 
 // exp(d) * c - tanh(d), d = log(a) * b + 1, in double.
 double shared_reference(float a, float b, float c) {
@@ -55,7 +47,7 @@ TEST_CASE_TEMPLATE("shared: a costly subexpression written twice is computed onc
         const auto va = random_vector<float>(static_cast<std::size_t>(n + off), 41, 0.5f, 2.f);
         const auto vb = random_vector<float>(static_cast<std::size_t>(n + off), 42, -1.f, 1.f);
         const auto vc = random_vector<float>(static_cast<std::size_t>(n + off), 43, -1.f, 1.f);
-        const auto a0 = shared_filled<P>(va), b0 = shared_filled<P>(vb), c0 = shared_filled<P>(vc);
+        const auto a0 = sinter_test::filled<P>(va), b0 = sinter_test::filled<P>(vb), c0 = sinter_test::filled<P>(vc);
         const auto a = a0(st::slice(off, st::end)), b = b0(st::slice(off, st::end)), c = c0(st::slice(off, st::end));
         st::array<float, 1, P> out({n}), wide({2 * n});
         auto strided = wide(st::slice(0, st::end, 2));
@@ -76,7 +68,7 @@ TEST_CASE_TEMPLATE("shared: a costly subexpression written twice is computed onc
           // d to a few ulps (|d| < 1.7), exp(d) * c up to 5.5: 1e-5 absolute is
           // about 20 float ulps of the largest values.
           if (!(std::abs(out(i) - ref) <= 1e-5)) ++bad;
-          if (!shared_same_bits(out(i), strided(i))) ++differ;
+          if (!sinter_test::same_bits(out(i), strided(i))) ++differ;
         }
         CHECK_MESSAGE(bad == 0, "n = " << n << ", offset " << off << ", stream " << stream << ": " << bad
                                        << " elements differ from the reference");
@@ -89,7 +81,7 @@ TEST_CASE_TEMPLATE("shared: a costly subexpression written twice is computed onc
 TEST_CASE_TEMPLATE("shared: the output may be an operand (same mapping)", P, st::host, st::par) {
   const st::index_t n = 3001;
   const auto va = random_vector<float>(static_cast<std::size_t>(n), 51, 0.1f, 9.f);
-  auto a = shared_filled<P>(va);
+  auto a = sinter_test::filled<P>(va);
   st::trace_scope t;
   a = st::exp(st::log(a) * 0.5f) + st::exp(st::log(a) * 0.5f) * 2.f;  // 3 sqrt(a)
   REQUIRE(t.passes().size() == 1);
@@ -110,7 +102,7 @@ TEST_CASE_TEMPLATE("shared: full reductions compute it once too, with the folds 
     const auto va = random_vector<float>(static_cast<std::size_t>(n), 71, 0.5f, 2.f);
     const auto vb = random_vector<float>(static_cast<std::size_t>(n), 72, -1.f, 1.f);
     const auto vc = random_vector<float>(static_cast<std::size_t>(n), 73, -1.f, 1.f);
-    const auto a = shared_filled<P>(va), b = shared_filled<P>(vb), c = shared_filled<P>(vc);
+    const auto a = sinter_test::filled<P>(va), b = sinter_test::filled<P>(vb), c = sinter_test::filled<P>(vc);
     const auto d = st::log(a) * b + 1.f;
     st::array<float, 1, P> out({n});
     out = st::exp(d) * c - st::tanh(d);
@@ -124,11 +116,11 @@ TEST_CASE_TEMPLATE("shared: full reductions compute it once too, with the folds 
     for (std::size_t k = 0; k < 3; ++k) CHECK_MESSAGE(is_shared(passes[k].detail), passes[k].detail);
     CHECK_MESSAGE(!is_shared(passes[3].detail), passes[3].detail);
     // The same fold of the same values: bit for bit.
-    CHECK(shared_same_bits(s, st::sum(out)));
-    CHECK(shared_same_bits(m, st::max(out)));
+    CHECK(sinter_test::same_bits(s, st::sum(out)));
+    CHECK(sinter_test::same_bits(m, st::max(out)));
     CHECK(am == st::argmax(out));
     const auto rows_out = st::sum(out, st::axis(0));
-    CHECK(shared_same_bits(rows(), rows_out()));
+    CHECK(sinter_test::same_bits(rows(), rows_out()));
     double ref = 0, mag = 0, best = -1e300;
     for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i) {
       const double v = shared_reference(va[i], vb[i], vc[i]);
@@ -148,7 +140,7 @@ TEST_CASE("shared: occurrences that differ, and strided passes, run as written")
   const st::index_t n = 1500;
   const auto va = random_vector<float>(static_cast<std::size_t>(n + 1), 61, -2.f, 2.f);
   const auto vb = random_vector<float>(static_cast<std::size_t>(n + 1), 62, -2.f, 2.f);
-  const auto a = shared_filled<P>(va), b = shared_filled<P>(vb);
+  const auto a = sinter_test::filled<P>(va), b = sinter_test::filled<P>(vb);
   st::array<float, 1, P> out({n});
   const auto a_lo = a(st::slice(0, n)), a_hi = a(st::slice(1, n + 1)), b_lo = b(st::slice(0, n));
   auto expect = [&](const auto& e, auto ref, bool want, const std::string& what) {

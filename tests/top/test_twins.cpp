@@ -6,6 +6,7 @@
 // state) are never merged: their values would be wrong if they were.
 #include <doctest/doctest.h>
 
+#include "support/filled.hpp"
 #include "support/random.hpp"
 
 #include <cmath>
@@ -20,15 +21,6 @@ using sinter_test::random_vector;
 namespace {
 
 bool merged(const std::string& detail) { return detail.find("repeated subexpression evaluated once") != std::string::npos; }
-
-template <class P>
-st::array<float, 1, P> filled(const std::vector<float>& v) {
-  st::array<float, 1, P> a({static_cast<st::index_t>(v.size())});
-  for (std::size_t i = 0; i < v.size(); ++i) a(static_cast<st::index_t>(i)) = v[i];
-  return a;
-}
-
-bool same_bits(float x, float y) { return std::memcmp(&x, &y, sizeof x) == 0; }
 
 /// `x * k` through a functor with state (an int): two of these with one
 /// lambda type but different k must stay two subexpressions.
@@ -49,7 +41,7 @@ TEST_CASE_TEMPLATE("twins: (a - b) * (a - b) computes a - b once, with the value
     for (st::index_t off : {0, 1}) {
       const auto va = random_vector<float>(static_cast<std::size_t>(n + off), 11, -2.f, 2.f);
       const auto vb = random_vector<float>(static_cast<std::size_t>(n + off), 12, -2.f, 2.f);
-      const auto a0 = filled<P>(va), b0 = filled<P>(vb);
+      const auto a0 = sinter_test::filled<P>(va), b0 = sinter_test::filled<P>(vb);
       const auto a = a0(st::slice(off, st::end)), b = b0(st::slice(off, st::end));
       st::array<float, 1, P> out({n}), sq({n});
       st::trace_scope t;
@@ -69,14 +61,14 @@ TEST_CASE_TEMPLATE("twins: (a - b) * (a - b) computes a - b once, with the value
         const double d = static_cast<double>(va[u]) - static_cast<double>(vb[u]);
         // a - b rounds once (relative 2^-24), its square once more: 3 * 2^-24 to first order
         if (!(std::abs(out(i) - d * d) <= 3.01 * 0x1p-24 * d * d)) ++bad;
-        if (!same_bits(out(i), sq(i))) ++not_square;
+        if (!sinter_test::same_bits(out(i), sq(i))) ++not_square;
         ref += d * d;
         mag += d * d;
       }
       CHECK_MESSAGE(bad == 0, "n = " << n << ", offset " << off << ": " << bad << " elements differ from the reference");
       CHECK_MESSAGE(not_square == 0, "n = " << n << ": " << not_square << " elements differ from square(a - b)");
       CHECK(std::abs(s - ref) <= sum_tol * mag + 1e-30);
-      CHECK(same_bits(s, s_sq));
+      CHECK(sinter_test::same_bits(s, s_sq));
     }
   }
 }
@@ -121,7 +113,7 @@ TEST_CASE("twins: pairs whose sides differ are evaluated as written") {
   const auto va = random_vector<float>(static_cast<std::size_t>(n), 31, -2.f, 2.f);
   const auto vb = random_vector<float>(static_cast<std::size_t>(n), 32, -2.f, 2.f);
   const auto vc = random_vector<float>(static_cast<std::size_t>(n), 33, -2.f, 2.f);
-  const auto a = filled<P>(va), b = filled<P>(vb), c = filled<P>(vc);
+  const auto a = sinter_test::filled<P>(va), b = sinter_test::filled<P>(vb), c = sinter_test::filled<P>(vc);
   st::array<float, 1, P> out({n});
   // out = e and sum(e): merged or not as `want`, values as ref(i).
   auto expect = [&](const auto& e, auto ref, bool want, const char* what) {

@@ -151,6 +151,13 @@ bool shared_equal(const Node& bound) {
   else return false;
 }
 
+/// Whether a CPU pass or full reduction over a contiguous `bound` shares its
+/// subexpression: the producer is contiguous and every occurrence is equal.
+template <class Node>
+bool shares_contiguous(const Node& bound) {
+  return bound.unit() && shared_equal(bound);
+}
+
 /// Cursor over a tile buffer holding positions [base, base + tile): the
 /// value at position i is p[i - base].
 template <class V>

@@ -84,7 +84,7 @@ const char* run_serial_shared(const memory_leaf<T, R>& out, const Node& bound) {
 template <class T, std::size_t R, class Node>
 bool shares(const memory_leaf<T, R>& out, const Node& bound) {
   if constexpr (R == 0 || !has_shared_v<Node>) return false;
-  else return shape_size(out.shape) > 0 && out.unit() && bound.unit() && shared_equal(bound);
+  else return shape_size(out.shape) > 0 && out.unit() && shares_contiguous(bound);
 }
 
 }  // namespace sinter::detail

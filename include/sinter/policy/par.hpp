@@ -23,21 +23,28 @@ namespace detail {
 /// Below this many elements a pass runs on one thread.
 inline constexpr index_t par_grain = 1 << 15;
 
-/// How a pass of n flat positions splits into chunks for the pool: a few
-/// chunks per thread balance uneven progress. Chunks are runs of flat
-/// positions, 16 elements apart (whole cache lines of a contiguous output,
-/// so threads never write the same line); on the strided path a chunk may
-/// start and end inside a row, so a pass with fewer rows than chunks (a 1-D
-/// strided view is one row) still splits.
-struct par_split {
-  index_t chunks;
-  index_t len;
-};
-inline par_split split_pass(index_t n, int threads) {
-  index_t chunks = threads * 4;
-  index_t len = (n + chunks - 1) / chunks;
-  len = (len + 15) / 16 * 16;
-  return {(n + len - 1) / len, len};
+/// Runs f(b, e) over the pool for the chunks of a pass of n flat positions
+/// and returns how many there were. A few chunks per thread balance uneven
+/// progress. Chunks are runs of flat positions, 16 elements apart (whole
+/// cache lines of a contiguous output, so threads never write the same
+/// line); on the strided path a chunk may start and end inside a row, so a
+/// pass with fewer rows than chunks (a 1-D strided view is one row) still
+/// splits.
+template <class F>
+index_t for_chunks(index_t n, int threads, F&& f) {
+  const index_t want = threads * 4;
+  const index_t len = ((n + want - 1) / want + 15) / 16 * 16;
+  const index_t chunks = (n + len - 1) / len;
+  default_pool().parallel_for(chunks, [&](std::int64_t c) {
+    const index_t b = c * len;
+    f(b, b + len < n ? b + len : n);
+  });
+  return chunks;
+}
+
+/// A parallel pass's trace detail: its path, threads and chunks.
+inline std::string par_detail(const char* path, int threads, index_t chunks) {
+  return std::string(path) + " " + std::to_string(threads) + " threads, " + std::to_string(chunks) + " chunks";
 }
 
 /// Run `out = bound` over the pool; when `detail` is not null, describe the
@@ -52,15 +59,10 @@ void run_parallel(const memory_leaf<T, R>& out, const Node& bound, std::string* 
     return;
   }
   if constexpr (R >= 1) {
-    const par_split sp = split_pass(n, threads);
     const host_path path = choose_host_path(out, bound, n);
-    default_pool().parallel_for(sp.chunks, [&](std::int64_t c) {
-      const index_t b = c * sp.len, e = b + sp.len < n ? b + sp.len : n;
-      run_host_range(path, out, bound, b, e);
-    });
-    if (detail)
-      *detail = std::string(path.name()) + " " + std::to_string(threads) + " threads, " + std::to_string(sp.chunks) +
-                " chunks";
+    const index_t chunks =
+        for_chunks(n, threads, [&](index_t b, index_t e) { run_host_range(path, out, bound, b, e); });
+    if (detail) *detail = par_detail(path.name(), threads, chunks);
   }
 }
 
@@ -75,16 +77,12 @@ void run_parallel_shared(const memory_leaf<T, R>& out, const Node& bound, std::s
     if (detail) *detail = std::string(path) + " 1 thread";
     return;
   }
-  const par_split sp = split_pass(n, threads);
   const bool stream = use_streaming(static_cast<std::size_t>(n) * sizeof(T));
-  default_pool().parallel_for(sp.chunks, [&](std::int64_t c) {
-    const index_t b = c * sp.len, e = b + sp.len < n ? b + sp.len : n;
+  const index_t chunks = for_chunks(n, threads, [&](index_t b, index_t e) {
     run_shared_range(out.ptr, bound, b, e, stream);
     if (stream) stream_fence();
   });
-  if (detail)
-    *detail = std::string(stream ? "contiguous streaming " : "contiguous ") + std::to_string(threads) + " threads, " +
-              std::to_string(sp.chunks) + " chunks";
+  if (detail) *detail = par_detail(stream ? "contiguous streaming" : "contiguous", threads, chunks);
 }
 
 template <>

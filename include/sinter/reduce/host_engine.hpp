@@ -230,9 +230,9 @@ auto reduce_shared(const Node& node, index_t len, bool parallel) {
   using S = shared_t<Node>;
   using SV = typename S::value_type;
   if (len == 0) return Op::template identity<V>();
+  const auto sc = first_shared<S>(node).linear();
   return fold_tiles<A, Op>(0, len, parallel, [&](index_t b, index_t e) {
     SV buf[tile_elems];
-    const auto sc = first_shared<S>(node).linear();
     store_range(buf, shift_cursor<std::remove_const_t<decltype(sc)>>{sc, b}, 0, e - b);
     const auto c = substitute_shared<S>(node, tile_leaf<SV, S::rank>{buf, b}).linear();
     return pairwise<Op, V>(load_as<V, decltype(c)>{c}, b, e - b, b);

@@ -7,8 +7,7 @@
 /// A lazy subexpression used twice is two copies in the tree, and the
 /// compiler cannot merge their work: the copies' leaves are separate
 /// pointers that it cannot prove equal. Evaluated as written, Black-Scholes
-/// computes log and sqrt twice per output. A fused pass then ran 1.5x
-/// slower than a hand loop doing the same maths once per element, and 2.3-2.7x
+/// computes log and sqrt twice per output. A fused pass then ran 2.3-2.7x
 /// slower than sinter's own unfused version (one pass per operation,
 /// bench_math black_scholes/f32 at 2^10 and 2^16).
 ///

@@ -3,9 +3,9 @@
 /// The CPU reduction engine behind host and par. A reduction consumes its
 /// elementwise producer directly: values are computed tile by tile into a
 /// small stack buffer (contiguous producers are folded straight from their
-/// loads, with no buffer) and folded with a pairwise scheme like NumPy's (32
-/// accumulators over blocks of 1024, halves combined recursively), so float
-/// sums stay accurate (error O(log n)).
+/// loads, with no buffer) and folded with a pairwise scheme like NumPy's
+/// (leaf_lanes accumulators over leaves of leaf_block elements, halves
+/// combined recursively), so float sums stay accurate (error O(log n)).
 ///
 /// Determinism: the input is cut into fixed tiles of `tile_elems` elements
 /// whatever the thread count; par reduces tiles in parallel and the partials
@@ -13,6 +13,8 @@
 /// same result for any number of threads.
 #include <cstddef>
 #include <memory>
+#include <type_traits>
+#include <utility>
 
 #include "../core/leaf.hpp"
 #include "../core/map_node.hpp"
@@ -20,6 +22,7 @@
 #include "../policy/host_loop.hpp"
 #include "../policy/host_shared.hpp"
 #include "../policy/thread_pool.hpp"
+#include "ops.hpp"
 
 namespace sinter::detail::reduce_host {
 
@@ -108,6 +111,110 @@ SINTER_FORCEINLINE void fold_leaf(const X& x, index_t off, index_t n, index_t ba
     lane[k] = Op::combine(lane[k], Op::template lift<V>(x(off + i + k), base + i + k));
 }
 
+/// SINTER_DETAIL_VEC_LANES is 1 where float and double sums and products
+/// keep their lanes in GCC vector values (vec_pairwise): GCC, host code.
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_LLVM_COMPILER) && !defined(__CUDA_ARCH__)
+#define SINTER_DETAIL_VEC_LANES 1
+#else
+#define SINTER_DETAIL_VEC_LANES 0
+#endif
+
+#if SINTER_DETAIL_VEC_LANES
+/// 64 bytes of A as one GCC vector value (16 floats or 8 doubles).
+template <class A>
+struct vec64 {};
+template <>
+struct vec64<float> {
+  typedef float type __attribute__((vector_size(64)));
+};
+template <>
+struct vec64<double> {
+  typedef double type __attribute__((vector_size(64)));
+};
+/// a = Op::combine(a, b) on vector values, by reference (a vector passed by
+/// value changes the calling convention where it is wider than the ISA's).
+template <class Op, class T>
+SINTER_FORCEINLINE void vec_combine(T& a, const T& b) {
+  if constexpr (std::is_same_v<Op, reduce_ops::sum>) a = a + b;
+  else a = a * b;
+}
+/// a[j] = Op::combine(a[j], b[j]) for the four vectors of lanes.
+template <class Op, class T>
+SINTER_FORCEINLINE void vec_combine4(T* a, const T* b) {
+  vec_combine<Op>(a[0], b[0]);
+  vec_combine<Op>(a[1], b[1]);
+  vec_combine<Op>(a[2], b[2]);
+  vec_combine<Op>(a[3], b[3]);
+}
+/// acc = Op::combine(acc, (lift(x(o + t)), t = 0 .. W-1)): W consecutive
+/// values as one vector value, written without a loop (a loop over its
+/// elements made GCC build the vector in memory).
+template <class Op, class V, class T, class X, int... t>
+SINTER_FORCEINLINE void vec_fold(T& acc, const X& x, index_t o, index_t b, std::integer_sequence<int, t...>) {
+  const T v = {Op::template lift<V>(x(o + t), b + t)...};
+  vec_combine<Op>(acc, v);
+}
+/// Whether pairwise runs as vec_pairwise: float and double sums and products.
+template <class Op, class A>
+inline constexpr bool vec_lanes_v = (std::is_same_v<Op, reduce_ops::sum> || std::is_same_v<Op, reduce_ops::prod>) &&
+                                    (std::is_same_v<A, float> || std::is_same_v<A, double>);
+
+/// pairwise with its leaf_lanes<A> lanes held as four vector values, not
+/// arrays: the same lanes, order and bits. GCC kept the arrays on the
+/// stack, stored and reloaded between the leaf loop, its remainder, the
+/// leaves' combination and the final tree, a store-to-load round trip each
+/// on the critical path (38% of a float dot product of 1024 elements was
+/// the final tree: bench/README.md). The remainder of a leaf (fewer than
+/// L elements) still goes through an array, as in fold_leaf.
+template <class Op, class V, class X>
+SINTER_FORCEINLINE auto vec_pairwise(const X& x, index_t off, index_t n, index_t base) {
+  using A = typename Op::template acc_t<V>;
+  using T = typename vec64<A>::type;
+  constexpr int L = leaf_lanes<A>;
+  constexpr int W = 64 / static_cast<int>(sizeof(A));
+  static_assert(L == 4 * W, "four vectors of lanes");
+  using lanes = std::make_integer_sequence<int, W>;
+  constexpr index_t B = leaf_block<A>;
+  const T id = T{} + Op::template identity<V>();
+  T acc[4] = {}, pair[4] = {};
+  const index_t leaves = n > B ? (n + B - 1) / B : 1;
+  for (index_t l = 0; l < leaves; ++l) {
+    const index_t o = off + l * B, b = base + l * B, m = n - l * B < B ? n - l * B : B;
+    T cur[4] = {id, id, id, id};
+    index_t i = 0;
+    for (; i + L <= m; i += L) {
+      vec_fold<Op, V>(cur[0], x, o + i, b + i, lanes{});
+      vec_fold<Op, V>(cur[1], x, o + i + W, b + i + W, lanes{});
+      vec_fold<Op, V>(cur[2], x, o + i + 2 * W, b + i + 2 * W, lanes{});
+      vec_fold<Op, V>(cur[3], x, o + i + 3 * W, b + i + 3 * W, lanes{});
+    }
+    if (i < m) {
+      A lane[L];
+      __builtin_memcpy(lane, cur, sizeof lane);
+      for (index_t k = 0; i + k < m; ++k) lane[k] = Op::combine(lane[k], Op::template lift<V>(x(o + i + k), b + i + k));
+      __builtin_memcpy(cur, lane, sizeof lane);
+    }
+    // Written out per vector: a loop over the four left acc and pair in memory.
+    if (l == 0) acc[0] = cur[0], acc[1] = cur[1], acc[2] = cur[2], acc[3] = cur[3];
+    else if (l == 1) vec_combine4<Op>(acc, cur);
+    else if (l == 2) pair[0] = cur[0], pair[1] = cur[1], pair[2] = cur[2], pair[3] = cur[3];
+    else vec_combine4<Op>(pair, cur);
+  }
+  if (leaves > 2) vec_combine4<Op>(acc, pair);
+  // fold_lanes' first two levels (lane k + L/2, then k + L/4) are vector 0
+  // with 2 and 1 with 3, then their combination; then the lanes of one vector.
+  vec_combine<Op>(acc[0], acc[2]);
+  vec_combine<Op>(acc[1], acc[3]);
+  vec_combine<Op>(acc[0], acc[1]);
+  A lane[W];
+  __builtin_memcpy(lane, &acc[0], sizeof lane);
+  return fold_lanes<Op, W / 2>(lane);
+}
+#else
+template <class Op, class A>
+inline constexpr bool vec_lanes_v = false;
+#endif
+
 /// Pairwise fold of the n values x(off + k), k in [0, n) (flat indices
 /// base + k), in the manner of NumPy's. Up to 4 leaves (a tile): leaves of
 /// `leaf_block<A>` consecutive elements (the last may be shorter), each
@@ -129,27 +236,31 @@ SINTER_NOINLINE SINTER_WIDE_VECTORS auto pairwise(const X& x, index_t off, index
   constexpr int L = leaf_lanes<A>;
   constexpr index_t B = leaf_block<A>;
   static_assert(tile_elems <= 4 * B, "a tile is at most 4 leaves");
-  A acc[L], pair[L], cur[L];
-  const index_t leaves = n > B ? (n + B - 1) / B : 1;
-  for (index_t l = 0; l < leaves; ++l) {
-    const index_t o = l * B;
-    fold_leaf<Op, V>(x, off + o, n - o < B ? n - o : B, base + o, cur);
-    // ((L0 + L1) + (L2 + L3)), or (L0 + L1) + L2 for three leaves. Written
-    // out per leaf: one expression for all four (a pointer to acc or pair,
-    // a select per lane) made double tiles in L2 25% slower.
-    if (l == 0) {
-      for (int k = 0; k < L; ++k) acc[k] = cur[k];
-    } else if (l == 1) {
-      for (int k = 0; k < L; ++k) acc[k] = Op::combine(acc[k], cur[k]);
-    } else if (l == 2) {
-      for (int k = 0; k < L; ++k) pair[k] = cur[k];
-    } else {
-      for (int k = 0; k < L; ++k) pair[k] = Op::combine(pair[k], cur[k]);
+  if constexpr (vec_lanes_v<Op, A>) {
+    return vec_pairwise<Op, V>(x, off, n, base);
+  } else {
+    A acc[L], pair[L], cur[L];
+    const index_t leaves = n > B ? (n + B - 1) / B : 1;
+    for (index_t l = 0; l < leaves; ++l) {
+      const index_t o = l * B;
+      fold_leaf<Op, V>(x, off + o, n - o < B ? n - o : B, base + o, cur);
+      // ((L0 + L1) + (L2 + L3)), or (L0 + L1) + L2 for three leaves. Written
+      // out per leaf: one expression for all four (a pointer to acc or pair,
+      // a select per lane) made double tiles in L2 25% slower.
+      if (l == 0) {
+        for (int k = 0; k < L; ++k) acc[k] = cur[k];
+      } else if (l == 1) {
+        for (int k = 0; k < L; ++k) acc[k] = Op::combine(acc[k], cur[k]);
+      } else if (l == 2) {
+        for (int k = 0; k < L; ++k) pair[k] = cur[k];
+      } else {
+        for (int k = 0; k < L; ++k) pair[k] = Op::combine(pair[k], cur[k]);
+      }
     }
+    if (leaves > 2)
+      for (int k = 0; k < L; ++k) acc[k] = Op::combine(acc[k], pair[k]);
+    return fold_lanes<Op, L / 2>(acc);
   }
-  if (leaves > 2)
-    for (int k = 0; k < L; ++k) acc[k] = Op::combine(acc[k], pair[k]);
-  return fold_lanes<Op, L / 2>(acc);
 }
 
 /// x(i) of pairwise for a contiguous cursor: its value at i as V (one

@@ -111,6 +111,14 @@ SINTER_FORCEINLINE void fold_leaf(const X& x, index_t off, index_t n, index_t ba
     lane[k] = Op::combine(lane[k], Op::template lift<V>(x(off + i + k), base + i + k));
 }
 
+/// x(i) of pairwise for a contiguous cursor: its value at i as V (one
+/// named type, so both callers of reduce_range share one pairwise).
+template <class V, class C>
+struct load_as {
+  const C& c;
+  SINTER_FORCEINLINE V operator()(index_t i) const { return static_cast<V>(c.load(i)); }
+};
+
 /// SINTER_DETAIL_VEC_LANES is 1 where float and double sums and products
 /// keep their lanes in GCC vector values (vec_pairwise): GCC, host code.
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_LLVM_COMPILER) && !defined(__CUDA_ARCH__)
@@ -154,10 +162,40 @@ SINTER_FORCEINLINE void vec_fold(T& acc, const X& x, index_t o, index_t b, std::
   const T v = {Op::template lift<V>(x(o + t), b + t)...};
   vec_combine<Op>(acc, v);
 }
-/// Whether pairwise runs as vec_pairwise: float and double sums and products.
-template <class Op, class A>
+/// Whether a contiguous cursor computes its elements with plain arithmetic
+/// only (loads, scalars, + - * negation, abs, square, fma), which GCC
+/// vectorises when vec_fold gathers W of them into one vector. With a
+/// maths function (exp, tanh...) it would not: its SIMD clones serve
+/// loops, not straight-line code, so every element would be a scalar call.
+template <class F>
+inline constexpr bool plain_fn_v = std::is_same_v<F, ops::add> || std::is_same_v<F, ops::sub> ||
+                                   std::is_same_v<F, ops::mul> || std::is_same_v<F, ops::neg> ||
+                                   std::is_same_v<F, ops::abs> || std::is_same_v<F, ops::square> ||
+                                   std::is_same_v<F, ops::fma>;
+/// A merged twin pair, f(x, x) (core/twin_nodes.hpp: (a - b) * (a - b)).
+template <class F>
+inline constexpr bool plain_fn_v<twin_fn<F>> = plain_fn_v<F>;
+template <class C>
+inline constexpr bool plain_cursor_v = false;
+template <class U>
+inline constexpr bool plain_cursor_v<unit_cursor<U>> = true;
+template <class S>
+inline constexpr bool plain_cursor_v<scalar_leaf<S>> = true;
+template <class F, class... C>
+inline constexpr bool plain_cursor_v<map_cursor<F, C...>> = plain_fn_v<F> && (true && ... && plain_cursor_v<C>);
+
+/// Whether pairwise's x reads a plain cursor (plain_cursor_v).
+template <class X>
+inline constexpr bool plain_load_v = false;
+template <class V, class C>
+inline constexpr bool plain_load_v<load_as<V, C>> = plain_cursor_v<std::remove_const_t<C>>;
+
+/// Whether pairwise runs as vec_pairwise: float and double sums and
+/// products of plain arithmetic read straight from memory (the others keep
+/// the lane arrays, whose loop GCC vectorises with its SIMD clones).
+template <class Op, class A, class X>
 inline constexpr bool vec_lanes_v = (std::is_same_v<Op, reduce_ops::sum> || std::is_same_v<Op, reduce_ops::prod>) &&
-                                    (std::is_same_v<A, float> || std::is_same_v<A, double>);
+                                    (std::is_same_v<A, float> || std::is_same_v<A, double>) && plain_load_v<X>;
 
 /// pairwise with its leaf_lanes<A> lanes held as four vector values, not
 /// arrays: the same lanes, order and bits. GCC kept the arrays on the
@@ -211,7 +249,7 @@ SINTER_FORCEINLINE auto vec_pairwise(const X& x, index_t off, index_t n, index_t
   return fold_lanes<Op, W / 2>(lane);
 }
 #else
-template <class Op, class A>
+template <class Op, class A, class X>
 inline constexpr bool vec_lanes_v = false;
 #endif
 
@@ -236,7 +274,7 @@ SINTER_NOINLINE SINTER_WIDE_VECTORS auto pairwise(const X& x, index_t off, index
   constexpr int L = leaf_lanes<A>;
   constexpr index_t B = leaf_block<A>;
   static_assert(tile_elems <= 4 * B, "a tile is at most 4 leaves");
-  if constexpr (vec_lanes_v<Op, A>) {
+  if constexpr (vec_lanes_v<Op, A, X>) {
     return vec_pairwise<Op, V>(x, off, n, base);
   } else {
     A acc[L], pair[L], cur[L];
@@ -262,14 +300,6 @@ SINTER_NOINLINE SINTER_WIDE_VECTORS auto pairwise(const X& x, index_t off, index
     return fold_lanes<Op, L / 2>(acc);
   }
 }
-
-/// x(i) of pairwise for a contiguous cursor: its value at i as V (one
-/// named type, so both callers of reduce_range share one pairwise).
-template <class V, class C>
-struct load_as {
-  const C& c;
-  SINTER_FORCEINLINE V operator()(index_t i) const { return static_cast<V>(c.load(i)); }
-};
 
 /// Pairwise combination of partial results, in index order.
 template <class Op, class A>

@@ -1,5 +1,5 @@
 // A tour of sinter: lazy expressions fused into one pass, slicing,
-// broadcasting, printing, a user function — on the GPU when one answers,
+// broadcasting, printing, a user function, two outputs from one pass — on the GPU when one answers,
 // else on the CPU's thread pool. Run it: see README ("Run the tour").
 #include <sinter/sinter.hpp>
 
@@ -45,6 +45,15 @@ void tour(P policy) {
   auto leaky = [] SINTER_HD(float x) { return x > 1.f ? x * x : 0.1f * x; };
   st::array<float, 2, P> s(st::map(leaky, m - 1.f), policy);
   std::cout << "\nleaky(m - 1) =\n" << s << "\n";
+
+  // Two outputs from one pass: sinter::tie. On the CPU the inputs are read
+  // once and the sqrt written twice is computed once per element.
+  st::array<float, 1, P> lo({n}, policy), hi({n}, policy);
+  const auto r = st::sqrt(st::abs(a)) * 0.5f;
+  st::trace_scope tied;
+  st::tie(lo, hi) = std::tuple(b - r, b + r);
+  std::cout << "\nb -/+ sqrt(|a|) / 2 ->\n" << lo << "\n" << hi << "\n";
+  for (const auto& pass : tied.passes()) std::printf("  pass on %s: %s\n", pass.policy.c_str(), pass.detail.c_str());
 }
 
 int main() {

@@ -119,12 +119,13 @@ std::string describe(const Node& n) {
   }
 }
 
-/// Bytes of the distinct memory inputs (each counted once).
-template <class Node>
-std::size_t input_bytes(const Node& n) {
+/// Bytes of the distinct memory inputs of one or more trees (each counted
+/// once).
+template <class... Node>
+std::size_t input_bytes(const Node&... n) {
   std::size_t total = 0;
   std::vector<std::pair<const void*, index_t>> seen;
-  for_each_leaf(n, [&](const auto& leaf) {
+  const auto add = [&](const auto& leaf) {
     using L = std::remove_cvref_t<decltype(leaf)>;
     if constexpr (is_memory_leaf<L>::value) {
       const index_t count = shape_size(leaf.shape);
@@ -133,7 +134,8 @@ std::size_t input_bytes(const Node& n) {
       seen.push_back(key);
       total += static_cast<std::size_t>(count) * sizeof(typename L::value_type);
     }
-  });
+  };
+  (for_each_leaf(n, add), ...);
   return total;
 }
 

@@ -13,6 +13,7 @@
 #include "device.hpp"
 #include "reduce.hpp"
 #include "slice.hpp"
+#include "tie.hpp"
 #include "trace.hpp"
 #include "transfer.hpp"
 #include "view.hpp"

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "support/filled.hpp"
 #include "support/row_paths.hpp"
 
 namespace st = sinter;
@@ -23,17 +24,6 @@ namespace st = sinter;
 using sinter_test::close;
 using sinter_test::only_pass;
 using sinter_test::random_values;
-
-namespace {
-
-template <class P, class T>
-st::array<T, 1, P> filled(const std::vector<T>& v) {
-  st::array<T, 1, P> a({static_cast<st::index_t>(v.size())});
-  for (std::size_t i = 0; i < v.size(); ++i) a(static_cast<st::index_t>(i)) = v[i];
-  return a;
-}
-
-}  // namespace
 
 #define SINTER_STEP2_TYPES \
   std::pair<st::host, float>, std::pair<st::host, double>, std::pair<st::par, float>, std::pair<st::par, double>
@@ -44,7 +34,7 @@ TEST_CASE_TEMPLATE("step 2: a[::2] * 2 + b[1::2] into a contiguous output", PT, 
   for (const st::index_t n : {2, 15, 16, 17, 1000, 1031, 100003}) {
     const auto va = random_values<T>(static_cast<std::size_t>(2 * n + 1), 41);
     const auto vb = random_values<T>(static_cast<std::size_t>(2 * n + 1), 42);
-    const auto a = filled<P>(va), b = filled<P>(vb);
+    const auto a = sinter_test::filled<P>(va), b = sinter_test::filled<P>(vb);
     st::array<T, 1, P> buf({n + 2});
     buf = T(-5);
     auto out = buf(st::slice(1, n + 1));  // one element in
@@ -102,7 +92,7 @@ TEST_CASE_TEMPLATE("step 2: mixed strides, step 3, reversed, strided output, col
   const st::index_t n = 1031;
   const auto va = random_values<T>(static_cast<std::size_t>(3 * n), 44);
   const auto vc = random_values<T>(static_cast<std::size_t>(n), 45);
-  const auto a = filled<P>(va), c = filled<P>(vc);
+  const auto a = sinter_test::filled<P>(va), c = sinter_test::filled<P>(vc);
   const auto at = [&](st::index_t i) { return static_cast<double>(va[static_cast<std::size_t>(i)]); };
   const auto ct = [&](st::index_t i) { return static_cast<double>(vc[static_cast<std::size_t>(i)]); };
   st::array<T, 1, P> out({n}), wide({2 * n});

@@ -1,5 +1,5 @@
 #pragma once
-// filled<P>(v): a 1-D float array on policy P holding v's values;
+// filled<P>(v): a 1-D array on policy P holding v's values;
 // same_bits(x, y): whether two floats are bitwise equal (signed zeros and
 // NaN payloads included).
 #include <cstring>
@@ -8,9 +8,9 @@
 
 namespace sinter_test {
 
-template <class P>
-sinter::array<float, 1, P> filled(const std::vector<float>& v) {
-  sinter::array<float, 1, P> a({static_cast<sinter::index_t>(v.size())});
+template <class P, class T>
+sinter::array<T, 1, P> filled(const std::vector<T>& v) {
+  sinter::array<T, 1, P> a({static_cast<sinter::index_t>(v.size())});
   for (std::size_t i = 0; i < v.size(); ++i) a(static_cast<sinter::index_t>(i)) = v[i];
   return a;
 }

@@ -11,12 +11,14 @@
 /// slower than sinter's own unfused version (one pass per operation,
 /// bench_math black_scholes/f32 at 2^10 and 2^16).
 ///
-/// So a contiguous host or par pass (policy/host_shared.hpp), and a full
+/// So a contiguous host or par pass (policy/host_tie.hpp), and a full
 /// reduction of a contiguous producer (reduce/host_engine.hpp), look, at
-/// compile time, for the *shared* subexpression: the largest
-/// interior node type that occurs at least twice in the bound tree and
-/// calls a maths function (sqrt, exp, log, erf, tanh, pow, the trig
-/// functions...). At run time every occurrence must equal the first
+/// compile time, for the *shared* subexpression: the interior node type
+/// that occurs at least twice in the bound tree, calls a maths function
+/// (sqrt, exp, log, erf, tanh, pow, the trig functions...), and saves the
+/// most such calls per element by being computed once (shared_pick, below;
+/// the largest on a tie). A pass writing several outputs (tie.hpp) looks
+/// across all of their trees. At run time every occurrence must equal the first
 /// (same_node: the same arrays and layouts, bitwise equal scalars and
 /// functors), else the pass runs as written. The pass then runs tile by
 /// tile: the shared subexpression into a small buffer (its own vectorised
@@ -58,48 +60,60 @@ struct occurrences<X, map_node<F, A...>> {
   static constexpr int value = std::is_same_v<X, map_node<F, A...>> ? 1 : (0 + ... + occurrences<X, A>::value);
 };
 
-/// Nodes in a tree, and whether any of them is a costly function.
+/// Nodes in a tree, and how many of them call a costly function.
 template <class N>
 struct tree_facts {
   static constexpr int size = 1;
-  static constexpr bool costly = false;
+  static constexpr int calls = 0;
 };
 template <class F, class... A>
 struct tree_facts<map_node<F, A...>> {
   static constexpr int size = 1 + (0 + ... + tree_facts<A>::size);
-  static constexpr bool costly = costly_fn_v<F> || (false || ... || tree_facts<A>::costly);
+  static constexpr int calls = (costly_fn_v<F> ? 1 : 0) + (0 + ... + tree_facts<A>::calls);
 };
 
 /// No shared subexpression.
 struct no_shared {};
 
-/// The larger (by node count) of several picks; the first on a tie.
+/// The better of several picks: the one that saves more costly calls
+/// (score), the larger (node count) on a tie, the first on a tie of both.
 template <class... P>
 struct larger_pick {
   using type = no_shared;
+  static constexpr int score = 0;
   static constexpr int size = 0;
 };
 template <class P, class... Q>
 struct larger_pick<P, Q...> {
   using rest = larger_pick<Q...>;
-  using type = std::conditional_t<(P::size >= rest::size), typename P::type, typename rest::type>;
-  static constexpr int size = P::size >= rest::size ? P::size : rest::size;
+  static constexpr bool first = P::score > rest::score || (P::score == rest::score && P::size >= rest::size);
+  using type = std::conditional_t<first, typename P::type, typename rest::type>;
+  static constexpr int score = first ? P::score : rest::score;
+  static constexpr int size = first ? P::size : rest::size;
 };
 
-/// The shared subexpression of Root found in its subtree N: N itself if it
-/// occurs at least twice in Root and is costly (nothing inside it is
-/// larger), else the largest one found in its children.
+/// The shared subexpression of Root found in its subtree N: of N itself (if
+/// it occurs at least twice in Root and calls a costly function) and the
+/// best found in its children, the one whose sharing saves the most costly
+/// calls per element, (occurrences - 1) x calls: in Black-Scholes' call and
+/// put written by one pass (tie.hpp), d1 (log and sqrt, 4 occurrences)
+/// rather than d2 = d1 - v sqrt(t) (2 occurrences, which would leave d1
+/// computed twice more). On a tie the larger one (N itself).
 template <class Root, class N>
 struct shared_pick {
   using type = no_shared;
+  static constexpr int score = 0;
   static constexpr int size = 0;
 };
 template <class Root, class F, class... A>
 struct shared_pick<Root, map_node<F, A...>> {
   using self = map_node<F, A...>;
-  static constexpr bool self_ok = occurrences<self, Root>::value >= 2 && tree_facts<self>::costly;
+  static constexpr int occ = occurrences<self, Root>::value;
+  static constexpr int self_score = occ >= 2 ? (occ - 1) * tree_facts<self>::calls : 0;
   using inner = larger_pick<shared_pick<Root, A>...>;
+  static constexpr bool self_ok = self_score > 0 && self_score >= inner::score;
   using type = std::conditional_t<self_ok, self, typename inner::type>;
+  static constexpr int score = self_ok ? self_score : inner::score;
   static constexpr int size = self_ok ? tree_facts<self>::size : inner::size;
 };
 
@@ -148,6 +162,34 @@ template <class Node>
 bool shared_equal(const Node& bound) {
   if constexpr (has_shared_v<Node>) return shared_all_equal(first_shared<shared_t<Node>>(bound), bound);
   else return false;
+}
+
+/// Several trees evaluated by one pass (tie.hpp), seen as one tree by the
+/// picks above: the children of a root that calls nothing.
+struct tie_fn {};
+template <class... B>
+using tie_tree_t = map_node<tie_fn, B...>;
+
+/// The first occurrence of node type S among the trees b... (one of them
+/// must contain one).
+template <class S, class B0, class... B>
+const S& first_shared_of(const B0& b0, const B&... b) {
+  if constexpr (occurrences<S, B0>::value > 0) return first_shared<S>(b0);
+  else return first_shared_of<S>(b...);
+}
+
+/// Whether one pass over the trees b... may share their common shared
+/// subexpression (shared_t of tie_tree_t): every occurrence in every tree
+/// is equal.
+template <class... B>
+bool shared_equal_of(const B&... b) {
+  using S = shared_t<tie_tree_t<B...>>;
+  if constexpr (std::is_same_v<S, no_shared>) {
+    return false;
+  } else {
+    const S& s = first_shared_of<S>(b...);
+    return (true && ... && shared_all_equal(s, b));
+  }
 }
 
 /// Whether a CPU pass or full reduction over a contiguous `bound` shares its

@@ -10,6 +10,7 @@
 #include "host_memory.hpp"
 #include "host_shared.hpp"
 #include "host_stream.hpp"
+#include "host_tie.hpp"
 
 namespace sinter {
 
@@ -113,10 +114,9 @@ struct backend<host> {
   static void deallocate(const host&, void* p, std::size_t bytes) { host_deallocate(p, bytes); }
   template <class T, std::size_t R, class Node>
   static void evaluate(const host&, const memory_leaf<T, R>& out, const Node& bound, std::string* detail) {
-    if constexpr (has_shared_v<Node>) {
-      if (shares(out, bound)) {
-        const char* path = run_serial_shared(out, bound);
-        if (detail) *detail = std::string(path) + shared_note;
+    if constexpr (has_shared_v<Node> && R > 0) {
+      if (shares(out, bound)) {  // a costly subexpression written twice (host_tie.hpp)
+        run_tie_serial(std::make_tuple(out), std::make_tuple(bound), detail);
         return;
       }
     }
@@ -129,6 +129,15 @@ struct backend<host> {
     }
     const char* path = run_serial(out, bound);
     if (detail) *detail = path;
+  }
+  /// tie.hpp's pass of several outputs, run here when every output and
+  /// tree is contiguous (host_tie.hpp); false, with nothing done, otherwise.
+  template <class... T, std::size_t R, class... B>
+  static bool run_tie(const host&, const std::tuple<memory_leaf<T, R>...>& outs, const std::tuple<B...>& bounds,
+                      std::string* detail) {
+    if (!tie_contiguous(outs, bounds, std::index_sequence_for<B...>{})) return false;
+    run_tie_serial(outs, bounds, detail);
+    return true;
   }
   /// assign's inline path (evaluate.hpp): whether it takes `out = bound`,
   /// and the pass itself, a contiguous loop on the calling thread.

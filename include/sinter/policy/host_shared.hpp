@@ -1,9 +1,10 @@
 #pragma once
 /// \file host_shared.hpp
-/// The contiguous CPU pass of a tree whose costly subexpression is written
-/// more than once (core/shared_nodes.hpp): tile by tile, the subexpression
-/// into a buffer, then the tree reading it from there. host and par
-/// (par: per chunk) run it; with streaming stores when the output is large.
+/// The tile buffer of a costly subexpression written more than once in a
+/// contiguous CPU pass (core/shared_nodes.hpp), as the explicit vector loop
+/// reads it, and its size. policy/host_tie.hpp runs such a pass, of one
+/// output or several: tile by tile, the subexpression into the buffer,
+/// then the trees reading it from there.
 #include <cstddef>
 #include <cstring>
 #include <type_traits>
@@ -11,7 +12,6 @@
 #include "../core/shared_nodes.hpp"
 #include "host_loop.hpp"
 #include "host_simd.hpp"
-#include "host_stream.hpp"
 
 namespace sinter::detail {
 
@@ -48,43 +48,5 @@ struct eval<shift_cursor<C>, T> {
 /// L1 with the tile's inputs; a multiple of 64 elements, so that tiles
 /// after an aligned first one stay aligned for streaming stores.
 inline constexpr std::size_t shared_tile_bytes = 4096;
-
-/// out[i] = bound(i) for i in [b, e) of a contiguous pass, with the shared
-/// subexpression computed once per element; streaming stores if `stream`
-/// (the caller fences).
-template <class T, class Node>
-void run_shared_range(T* out, const Node& bound, index_t b, index_t e, bool stream) {
-  using S = shared_t<Node>;
-  using V = typename S::value_type;
-  constexpr index_t tile = static_cast<index_t>(shared_tile_bytes / sizeof(V));
-  alignas(64) V buf[tile];
-  const auto sc = first_shared<S>(bound).linear();
-  for (index_t i0 = b; i0 < e; i0 += tile) {
-    const index_t i1 = e - i0 < tile ? e : i0 + tile;
-    store_range(buf, shift_cursor<std::remove_const_t<decltype(sc)>>{sc, i0}, 0, i1 - i0);
-    const auto body = substitute_shared<S>(bound, tile_leaf<V, S::rank>{buf, i0}).linear();
-    if (stream) stream_range(out, body, i0, i1);
-    else store_range(out, body, i0, i1);
-  }
-}
-
-/// host's pass of `out = bound` (contiguous, shared_equal(bound)) on [0, n);
-/// returns the path taken, for the trace.
-template <class T, std::size_t R, class Node>
-const char* run_serial_shared(const memory_leaf<T, R>& out, const Node& bound) {
-  const index_t n = shape_size(out.shape);
-  const bool stream = use_streaming(static_cast<std::size_t>(n) * sizeof(T));
-  run_shared_range(out.ptr, bound, 0, n, stream);
-  if (stream) stream_fence();
-  return stream ? "contiguous streaming" : "contiguous";
-}
-
-/// Whether host and par run `out = bound` with its shared subexpression:
-/// there is one, the pass is contiguous, every occurrence is equal.
-template <class T, std::size_t R, class Node>
-bool shares(const memory_leaf<T, R>& out, const Node& bound) {
-  if constexpr (R == 0 || !has_shared_v<Node>) return false;
-  else return shape_size(out.shape) > 0 && out.unit() && shares_contiguous(bound);
-}
 
 }  // namespace sinter::detail

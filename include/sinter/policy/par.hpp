@@ -66,23 +66,28 @@ void run_parallel(const memory_leaf<T, R>& out, const Node& bound, std::string* 
   }
 }
 
-/// run_parallel for a contiguous pass with a shared subexpression
-/// (shares(out, bound)): each chunk runs run_shared_range.
-template <class T, std::size_t R, class Node>
-void run_parallel_shared(const memory_leaf<T, R>& out, const Node& bound, std::string* detail) {
-  const index_t n = shape_size(out.shape);
+/// The pass of one or several contiguous outputs that run_tie_serial runs
+/// (host_tie.hpp: tied outputs, or costly calls written twice) over the
+/// pool: each chunk runs run_tie_range.
+template <class... T, std::size_t R, class... B>
+void run_tie_parallel(const std::tuple<memory_leaf<T, R>...>& outs, const std::tuple<B...>& bounds,
+                      std::string* detail) {
+  const index_t n = shape_size(get<0>(outs).shape);
   const int threads = get_num_threads();
   if (n < 2 * par_grain || threads <= 1) {
-    const char* path = run_serial_shared(out, bound);
-    if (detail) *detail = std::string(path) + " 1 thread";
+    run_tie_serial(outs, bounds, detail, " 1 thread");
     return;
   }
-  const bool stream = use_streaming(static_cast<std::size_t>(n) * sizeof(T));
+  const bool stream = tie_streams(outs);
+  const bool share = tie_shares(bounds);
   const index_t chunks = for_chunks(n, threads, [&](index_t b, index_t e) {
-    run_shared_range(out.ptr, bound, b, e, stream);
+    run_tie_range(outs, bounds, b, e, stream, share, std::index_sequence_for<B...>{});
     if (stream) stream_fence();
   });
-  if (detail) *detail = par_detail(stream ? "contiguous streaming" : "contiguous", threads, chunks);
+  if (detail) {
+    const std::string mid = " " + std::to_string(threads) + " threads, " + std::to_string(chunks) + " chunks";
+    *detail = tie_detail(sizeof...(T) > 1, stream, mid, share);
+  }
 }
 
 template <>
@@ -93,10 +98,9 @@ struct backend<par> {
   static void deallocate(const par&, void* p, std::size_t bytes) { host_deallocate(p, bytes); }
   template <class T, std::size_t R, class Node>
   static void evaluate(const par&, const memory_leaf<T, R>& out, const Node& bound, std::string* detail) {
-    if constexpr (has_shared_v<Node>) {
-      if (shares(out, bound)) {
-        run_parallel_shared(out, bound, detail);
-        if (detail) *detail += shared_note;
+    if constexpr (has_shared_v<Node> && R > 0) {
+      if (shares(out, bound)) {  // a costly subexpression written twice (host_tie.hpp)
+        run_tie_parallel(std::make_tuple(out), std::make_tuple(bound), detail);
         return;
       }
     }
@@ -108,6 +112,15 @@ struct backend<par> {
       }
     }
     run_parallel(out, bound, detail);
+  }
+  /// tie.hpp's pass of several outputs when every output and tree is
+  /// contiguous (run_tie_parallel); false, with nothing done, otherwise.
+  template <class... T, std::size_t R, class... B>
+  static bool run_tie(const par&, const std::tuple<memory_leaf<T, R>...>& outs, const std::tuple<B...>& bounds,
+                      std::string* detail) {
+    if (!tie_contiguous(outs, bounds, std::index_sequence_for<B...>{})) return false;
+    run_tie_parallel(outs, bounds, detail);
+    return true;
   }
   /// assign's inline path (evaluate.hpp): passes that run_parallel would
   /// run on the calling thread anyway, fewer than 2 * par_grain elements.

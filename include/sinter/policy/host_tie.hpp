@@ -1,0 +1,126 @@
+#pragma once
+/// \file host_tie.hpp
+/// The tiled CPU pass of contiguous outputs: those of
+/// `sinter::tie(o0, o1, ...) = std::tuple(e0, e1, ...)` (tie.hpp), and a
+/// single output whose tree writes a costly subexpression twice. Tile by
+/// tile, each output's store loop over the tile, so that the inputs are
+/// read from memory once; a costly subexpression common to the trees
+/// (core/shared_nodes.hpp, picked across all of them: Black-Scholes' d1 in
+/// both call and put) is computed once per element into a tile buffer
+/// first. host runs it on [0, n), par once per chunk.
+#include <algorithm>
+#include <cstddef>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "../core/shared_nodes.hpp"
+#include "host_loop.hpp"
+#include "host_shared.hpp"
+#include "host_stream.hpp"
+
+namespace sinter::detail {
+
+/// Bytes of one output's tile when the trees share nothing: 4 KiB, so a
+/// tile's inputs stay in L1 between the outputs' loops.
+inline constexpr std::size_t tie_tile_bytes = 4096;
+
+/// One output's piece [i0, i1) of a tied pass: ordinary or streaming stores.
+template <class T, class Cursor>
+SINTER_FORCEINLINE void tie_store(T* o, const Cursor& c, index_t i0, index_t i1, bool stream, bool wide) {
+  if (stream) stream_range(o, c, i0, i1);
+  else store_range_sized(o, c, i0, i1, wide);
+}
+
+/// outs[k][i] = bounds[k](i) for every k and i in [b, e), tile by tile;
+/// with the trees' shared subexpression (shared_t of tie_tree_t) computed
+/// once per element into a tile buffer first when `share`
+/// (shared_equal_of). Streaming stores if `stream` (the caller fences).
+template <class... T, std::size_t R, class... B, std::size_t... K>
+void run_tie_range(const std::tuple<memory_leaf<T, R>...>& outs, const std::tuple<B...>& bounds, index_t b,
+                   index_t e, bool stream, bool share, std::index_sequence<K...>) {
+  if constexpr (has_shared_v<tie_tree_t<B...>>) {
+    if (share) {
+      using S = shared_t<tie_tree_t<B...>>;
+      using V = typename S::value_type;
+      constexpr index_t tile = static_cast<index_t>(shared_tile_bytes / sizeof(V));
+      alignas(64) V buf[tile];
+      const auto sc = first_shared_of<S>(get<K>(bounds)...).linear();
+      for (index_t i0 = b; i0 < e; i0 += tile) {
+        const index_t i1 = e - i0 < tile ? e : i0 + tile;
+        store_range(buf, shift_cursor<std::remove_const_t<decltype(sc)>>{sc, i0}, 0, i1 - i0);
+        const tile_leaf<V, S::rank> leaf{buf, i0};
+        (tie_store(get<K>(outs).ptr, substitute_shared<S>(get<K>(bounds), leaf).linear(), i0, i1, stream, false),
+         ...);
+      }
+      return;
+    }
+  }
+  constexpr std::size_t widest = std::max({sizeof(T)...});
+  constexpr index_t tile = static_cast<index_t>(tie_tile_bytes / widest);
+  const auto cursors = std::make_tuple(get<K>(bounds).linear()...);
+  const bool wide = (true && ... && wide_pass<T>(e - b));
+  for (index_t i0 = b; i0 < e; i0 += tile) {
+    const index_t i1 = e - i0 < tile ? e : i0 + tile;
+    (tie_store(get<K>(outs).ptr, get<K>(cursors), i0, i1, stream, wide), ...);
+  }
+}
+
+/// Whether a contiguous pass over the trees shares their subexpression:
+/// there is one, and every occurrence equals the first.
+template <class... B>
+bool tie_shares(const std::tuple<B...>& bounds) {
+  return std::apply([](const auto&... b) { return shared_equal_of(b...); }, bounds);
+}
+
+/// Whether host and par run the single-output pass `out = bound` as a tie
+/// of one, sharing its subexpression: there is one, the pass is contiguous
+/// and not empty, every occurrence is equal.
+template <class T, std::size_t R, class Node>
+bool shares(const memory_leaf<T, R>& out, const Node& bound) {
+  if constexpr (R == 0 || !has_shared_v<Node>) return false;
+  else return shape_size(out.shape) > 0 && out.unit() && shares_contiguous(bound);
+}
+
+/// Whether the tied pass runs contiguously here: rank >= 1, every output
+/// and every tree unit-stride row-major.
+template <class... T, std::size_t R, class... B, std::size_t... K>
+bool tie_contiguous(const std::tuple<memory_leaf<T, R>...>& outs, const std::tuple<B...>& bounds,
+                    std::index_sequence<K...>) {
+  if constexpr (R == 0) {
+    return false;
+  } else {
+    return (true && ... && get<K>(outs).unit()) &&
+           (true && ... && get<K>(bounds).unit());
+  }
+}
+
+/// Whether the outputs of a tie, together, are large enough to stream.
+template <class... T, std::size_t R>
+bool tie_streams(const std::tuple<memory_leaf<T, R>...>& outs) {
+  const auto n = static_cast<std::size_t>(shape_size(get<0>(outs).shape));
+  return use_streaming(n * (0 + ... + sizeof(T)));
+}
+
+/// The trace detail of a contiguous pass of one output (`tie` false) or
+/// several: its path, then `mid` (par's threads), then whether it shared
+/// costly calls.
+inline std::string tie_detail(bool tie, bool stream, const std::string& mid, bool share) {
+  return std::string(tie ? "tie " : "") + (stream ? "contiguous streaming" : "contiguous") + mid +
+         (share ? shared_note : "");
+}
+
+/// host's pass on [0, n) of contiguous outputs (tie_contiguous holds);
+/// tie_detail(sizeof...(T) > 1, ..., mid, ...) into `detail` when not null.
+template <class... T, std::size_t R, class... B>
+void run_tie_serial(const std::tuple<memory_leaf<T, R>...>& outs, const std::tuple<B...>& bounds,
+                    std::string* detail, const char* mid = "") {
+  const bool stream = tie_streams(outs);
+  const bool share = tie_shares(bounds);
+  run_tie_range(outs, bounds, 0, shape_size(get<0>(outs).shape), stream, share, std::index_sequence_for<B...>{});
+  if (stream) stream_fence();
+  if (detail) *detail = tie_detail(sizeof...(T) > 1, stream, mid, share);
+}
+
+}  // namespace sinter::detail

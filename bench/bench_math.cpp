@@ -132,8 +132,9 @@ struct tanh_chain : positive_inputs {
 //   d1 = (log(S / K) + (r + v^2 / 2) T) / (v sqrt(T)),  d2 = d1 - v sqrt(T)
 //   call = S N(d1) - K e^(-rT) N(d2),  put = K e^(-rT) N(-d2) - S N(-d1)
 //   N(x) = erfc(-x / sqrt(2)) / 2
-// The libraries evaluate one expression per output (two passes sharing the
-// lazy d1, d2); the hand loop computes both outputs in one loop.
+// Eigen and xtensor evaluate one expression per output (two passes sharing
+// the lazy d1, d2); sinter writes both outputs in one pass (sinter::tie);
+// the hand loop computes both outputs in one loop.
 struct black_scholes {
   static constexpr const char* name = "black_scholes";
   static constexpr int inputs = 3, outputs = 2;
@@ -155,26 +156,33 @@ struct black_scholes {
   }
 
   // Same code for sinter (host or par), Eigen arrays and xtensor: the free
-  // functions are found by argument-dependent lookup.
-  template <class T, class S, class K, class Tm, class O>
-  static void generic(const S& s, const K& k, const Tm& t, O& call, O& put) {
+  // functions are found by argument-dependent lookup. `store(ce, pe)` writes
+  // the call and put expressions: two assignments for Eigen and xtensor,
+  // one pass writing both (sinter::tie) for sinter.
+  template <class T, class S, class K, class Tm, class Store>
+  static void generic(const S& s, const K& k, const Tm& t, Store&& store) {
     const T vv = T(v), hr = T(r + 0.5 * v * v), c = T(rsqrt2);
     const auto vs = sqrt(t) * vv;
     const auto d1 = (log(s / k) + t * hr) / vs;
     const auto d2 = d1 - vs;
     const auto ke = k * exp(t * T(-r));
-    call = s * T(0.5) * erfc(d1 * -c) - ke * T(0.5) * erfc(d2 * -c);
-    put = ke * T(0.5) * erfc(d2 * c) - s * T(0.5) * erfc(d1 * c);
+    store(s * T(0.5) * erfc(d1 * -c) - ke * T(0.5) * erfc(d2 * -c), ke * T(0.5) * erfc(d2 * c) - s * T(0.5) * erfc(d1 * c));
+  }
+  template <class T, class S, class K, class Tm, class O>
+  static void generic(const S& s, const K& k, const Tm& t, O& call, O& put) {
+    generic<T>(s, k, t, [&](const auto& ce, const auto& pe) {
+      call = ce;
+      put = pe;
+    });
   }
 
-  template <class T> static void sinter_host(args<T>& x) {
-    auto call = sv(x.out[0], x.n), put = sv(x.out[1], x.n);
-    generic<T>(sv(x.in[0], x.n), sv(x.in[1], x.n), sv(x.in[2], x.n), call, put);
+  template <class P, class T> static void sinter_on(args<T>& x) {
+    auto call = sv<P>(x.out[0], x.n), put = sv<P>(x.out[1], x.n);
+    generic<T>(sv<P>(x.in[0], x.n), sv<P>(x.in[1], x.n), sv<P>(x.in[2], x.n),
+               [&](const auto& ce, const auto& pe) { st::tie(call, put) = std::tuple(ce, pe); });
   }
-  template <class T> static void sinter_par(args<T>& x) {
-    auto call = sv<st::par>(x.out[0], x.n), put = sv<st::par>(x.out[1], x.n);
-    generic<T>(sv<st::par>(x.in[0], x.n), sv<st::par>(x.in[1], x.n), sv<st::par>(x.in[2], x.n), call, put);
-  }
+  template <class T> static void sinter_host(args<T>& x) { sinter_on<st::host>(x); }
+  template <class T> static void sinter_par(args<T>& x) { sinter_on<st::par>(x); }
   template <class T> static void hand_body(const args<T>& x, index_t i) {
     const T s = x.in[0][i], k = x.in[1][i], t = x.in[2][i];
     const T vs = T(v) * std::sqrt(t), d1 = (std::log(s / k) + t * T(r + 0.5 * v * v)) / vs, d2 = d1 - vs;

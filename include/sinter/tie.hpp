@@ -10,13 +10,13 @@
 /// outputs may be inputs too: `sinter::tie(a, b) = std::tuple(b, a)` swaps.
 /// Two outputs may not share an element (value_error).
 ///
-/// On host and par, when every output and every expression is contiguous
-/// and no output is read by another expression, it is one loop over tiles
-/// (policy/host_tie.hpp): the inputs are read from memory once, and a costly
-/// subexpression common to the expressions (Black-Scholes' d1) is computed
-/// once per element. Otherwise, and on cuda, each output is its own pass,
-/// through a temporary where an output is read by an expression (values as
-/// above); the trace shows which.
+/// On host and par, when no output is read by another expression, it is one
+/// pass (policy/host_tie.hpp): with every output and expression contiguous,
+/// a loop over tiles that reads the inputs from memory once and computes a
+/// costly subexpression common to the expressions (Black-Scholes' d1) once
+/// per element; in other layouts, a loop over rows. Otherwise, and on cuda,
+/// each output is its own pass, through a temporary where an output is read
+/// by an expression (values as above); the trace shows which.
 #include <chrono>
 #include <cstddef>
 #include <memory>

@@ -130,14 +130,19 @@ struct backend<host> {
     const char* path = run_serial(out, bound);
     if (detail) *detail = path;
   }
-  /// tie.hpp's pass of several outputs, run here when every output and
-  /// tree is contiguous (host_tie.hpp); false, with nothing done, otherwise.
+  /// tie.hpp's pass of several outputs (host_tie.hpp): tiles when every
+  /// output and tree is contiguous, else rows; false, with nothing done,
+  /// for rank 0.
   template <class... T, std::size_t R, class... B>
   static bool run_tie(const host&, const std::tuple<memory_leaf<T, R>...>& outs, const std::tuple<B...>& bounds,
                       std::string* detail) {
-    if (!tie_contiguous(outs, bounds, std::index_sequence_for<B...>{})) return false;
-    run_tie_serial(outs, bounds, detail);
-    return true;
+    if constexpr (R == 0) {
+      return false;
+    } else {
+      if (tie_contiguous(outs, bounds, std::index_sequence_for<B...>{})) run_tie_serial(outs, bounds, detail);
+      else run_tie_rows_serial(outs, bounds, detail);
+      return true;
+    }
   }
   /// assign's inline path (evaluate.hpp): whether it takes `out = bound`,
   /// and the pass itself, a contiguous loop on the calling thread.

@@ -119,38 +119,48 @@ void run_linear(T* out, const Node& node, index_t begin, index_t end) {
   store_range_sized(out, node.linear(), begin, end, wide_pass<T>(end - begin));
 }
 
-/// Calls f(o, c, j0, j1) for each piece of row covering the flat positions
-/// [s, e) of a strided pass (row-major over out.shape; a row is the
-/// innermost dimension): o is the row's output pointer, c the node's row
-/// cursor (`step_row<K>` when K > 0: every leaf's rows at stride K, else
-/// `row`), [j0, j1) the columns. The range may start and end inside a row,
-/// so par can split a pass with few, long rows (a 1-D strided view is one
-/// row). The outer index advances like an odometer: one div/mod per call.
-template <index_t K, class T, std::size_t R, class Node, class F>
-void for_row_pieces(const memory_leaf<T, R>& out, const Node& node, index_t s, index_t e, F&& f) {
+/// Calls f(idx, j0, j1) for each piece of row covering the flat positions
+/// [s, e) of a pass row-major over `shape` (a row is the innermost
+/// dimension): idx is the row's index (its last entry unused), [j0, j1)
+/// the columns. The range may start and end inside a row, so par can split
+/// a pass with few, long rows (a 1-D strided view is one row). The outer
+/// index advances like an odometer: one div/mod per call.
+template <std::size_t R, class F>
+SINTER_FORCEINLINE void for_row_ranges(const extents<R>& shape, index_t s, index_t e, F&& f) {
   static_assert(R >= 1);
-  const index_t inner = out.shape[R - 1];
+  const index_t inner = shape[R - 1];
   extents<R> idx{};
   index_t j = 0;
   if (s != 0) {  // a chunk of par's: find its row (host's whole pass starts at 0, no division)
     index_t r = s / inner;
     j = s - r * inner;
     for (std::size_t d = R - 1; d-- > 0;) {
-      idx[d] = r % out.shape[d];
-      r /= out.shape[d];
+      idx[d] = r % shape[d];
+      r /= shape[d];
     }
   }
   for (index_t pos = s; pos < e;) {
     const index_t j1 = inner - j < e - pos ? inner : j + (e - pos);
-    if constexpr (K > 0) f(out.ptr + row_offset(idx, out.strides), node.template step_row<K>(idx), j, j1);
-    else f(out.ptr + row_offset(idx, out.strides), node.row(idx), j, j1);
+    f(static_cast<const extents<R>&>(idx), j, j1);
     pos += j1 - j;
     j = 0;
     for (std::size_t d = R - 1; d-- > 0;) {
-      if (++idx[d] < out.shape[d]) break;
+      if (++idx[d] < shape[d]) break;
       idx[d] = 0;
     }
   }
+}
+
+/// Calls f(o, c, j0, j1) for each piece of row covering the flat positions
+/// [s, e) of a strided pass (for_row_ranges over out.shape): o is the row's
+/// output pointer, c the node's row cursor (`step_row<K>` when K > 0: every
+/// leaf's rows at stride K, else `row`), [j0, j1) the columns.
+template <index_t K, class T, std::size_t R, class Node, class F>
+void for_row_pieces(const memory_leaf<T, R>& out, const Node& node, index_t s, index_t e, F&& f) {
+  for_row_ranges(out.shape, s, e, [&](const extents<R>& idx, index_t j0, index_t j1) {
+    if constexpr (K > 0) f(out.ptr + row_offset(idx, out.strides), node.template step_row<K>(idx), j0, j1);
+    else f(out.ptr + row_offset(idx, out.strides), node.row(idx), j0, j1);
+  });
 }
 
 /// Flat positions [s, e) of a strided pass. K > 0: the output's rows are

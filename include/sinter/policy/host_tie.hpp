@@ -7,7 +7,8 @@
 /// read from memory once; a costly subexpression common to the trees
 /// (core/shared_nodes.hpp, picked across all of them: Black-Scholes' d1 in
 /// both call and put) is computed once per element into a tile buffer
-/// first. host runs it on [0, n), par once per chunk.
+/// first. host runs it on [0, n), par once per chunk. Tied outputs in
+/// other layouts (strided, broadcast) run one loop over rows instead.
 #include <algorithm>
 #include <cstddef>
 #include <string>
@@ -83,6 +84,33 @@ bool shares(const memory_leaf<T, R>& out, const Node& bound) {
   else return shape_size(out.shape) > 0 && out.unit() && shares_contiguous(bound);
 }
 
+/// One output's piece [j0, j1) of row idx in a tied pass over rows.
+template <class T, std::size_t R, class Node>
+SINTER_FORCEINLINE void tie_row(const memory_leaf<T, R>& out, const Node& node, const extents<R>& idx, index_t j0,
+                                index_t j1) {
+  T* o = out.ptr + row_offset(idx, out.strides);
+  const auto c = node.row(idx);
+  const index_t os = out.strides[R - 1];
+  if (os == 1) {
+    store_range(o, c, j0, j1);
+  } else {
+    SINTER_IVDEP
+    for (index_t j = j0; j < j1; ++j) o[j * os] = convert<T>(c.load(j));
+  }
+}
+
+/// Flat positions [s, e) of a tied pass of rank >= 1 in any layout
+/// (strided or broadcast outputs and operands): for each piece of row,
+/// each output's row loop in turn, so a row's inputs are read once from
+/// memory. Ordinary stores; no shared subexpression.
+template <class... T, std::size_t R, class... B, std::size_t... K>
+void run_tie_rows(const std::tuple<memory_leaf<T, R>...>& outs, const std::tuple<B...>& bounds, index_t s, index_t e,
+                  std::index_sequence<K...>) {
+  for_row_ranges(get<0>(outs).shape, s, e, [&](const extents<R>& idx, index_t j0, index_t j1) {
+    (tie_row(get<K>(outs), get<K>(bounds), idx, j0, j1), ...);
+  });
+}
+
 /// Whether the tied pass runs contiguously here: rank >= 1, every output
 /// and every tree unit-stride row-major.
 template <class... T, std::size_t R, class... B, std::size_t... K>
@@ -109,6 +137,15 @@ bool tie_streams(const std::tuple<memory_leaf<T, R>...>& outs) {
 inline std::string tie_detail(bool tie, bool stream, const std::string& mid, bool share) {
   return std::string(tie ? "tie " : "") + (stream ? "contiguous streaming" : "contiguous") + mid +
          (share ? shared_note : "");
+}
+
+/// host's tied pass over rows on [0, n) (rank >= 1, not contiguous); its
+/// trace detail, "tie strided" + `mid`, into `detail` when not null.
+template <class... T, std::size_t R, class... B>
+void run_tie_rows_serial(const std::tuple<memory_leaf<T, R>...>& outs, const std::tuple<B...>& bounds,
+                         std::string* detail, const char* mid = "") {
+  run_tie_rows(outs, bounds, 0, shape_size(get<0>(outs).shape), std::index_sequence_for<B...>{});
+  if (detail) *detail = std::string("tie strided") + mid;
 }
 
 /// host's pass on [0, n) of contiguous outputs (tie_contiguous holds);

@@ -66,16 +66,27 @@ void run_parallel(const memory_leaf<T, R>& out, const Node& bound, std::string* 
   }
 }
 
-/// The pass of one or several contiguous outputs that run_tie_serial runs
-/// (host_tie.hpp: tied outputs, or costly calls written twice) over the
-/// pool: each chunk runs run_tie_range.
+/// The pass of one or several outputs that run_tie_serial or
+/// run_tie_rows_serial runs (host_tie.hpp: tied outputs, or a costly
+/// subexpression written twice) over the pool: each chunk runs
+/// run_tie_range, or run_tie_rows when some output or tree is not
+/// contiguous.
 template <class... T, std::size_t R, class... B>
 void run_tie_parallel(const std::tuple<memory_leaf<T, R>...>& outs, const std::tuple<B...>& bounds,
                       std::string* detail) {
   const index_t n = shape_size(get<0>(outs).shape);
   const int threads = get_num_threads();
+  const bool contiguous = tie_contiguous(outs, bounds, std::index_sequence_for<B...>{});
   if (n < 2 * par_grain || threads <= 1) {
-    run_tie_serial(outs, bounds, detail, " 1 thread");
+    if (contiguous) run_tie_serial(outs, bounds, detail, " 1 thread");
+    else run_tie_rows_serial(outs, bounds, detail, " 1 thread");
+    return;
+  }
+  if (!contiguous) {
+    const index_t chunks = for_chunks(n, threads, [&](index_t b, index_t e) {
+      run_tie_rows(outs, bounds, b, e, std::index_sequence_for<B...>{});
+    });
+    if (detail) *detail = par_detail("tie strided", threads, chunks);
     return;
   }
   const bool stream = tie_streams(outs);
@@ -113,14 +124,18 @@ struct backend<par> {
     }
     run_parallel(out, bound, detail);
   }
-  /// tie.hpp's pass of several outputs when every output and tree is
-  /// contiguous (run_tie_parallel); false, with nothing done, otherwise.
+  /// tie.hpp's pass of several outputs (run_tie_parallel: tiles when every
+  /// output and tree is contiguous, else rows); false, with nothing done,
+  /// for rank 0.
   template <class... T, std::size_t R, class... B>
   static bool run_tie(const par&, const std::tuple<memory_leaf<T, R>...>& outs, const std::tuple<B...>& bounds,
                       std::string* detail) {
-    if (!tie_contiguous(outs, bounds, std::index_sequence_for<B...>{})) return false;
-    run_tie_parallel(outs, bounds, detail);
-    return true;
+    if constexpr (R == 0) {
+      return false;
+    } else {
+      run_tie_parallel(outs, bounds, detail);
+      return true;
+    }
   }
   /// assign's inline path (evaluate.hpp): passes that run_parallel would
   /// run on the calling thread anyway, fewer than 2 * par_grain elements.

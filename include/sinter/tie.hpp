@@ -69,16 +69,20 @@ void for_index(F&& f) {
   }(std::make_index_sequence<N>{});
 }
 
-/// The pass of a backend that runs tied outputs itself (host, par), with
-/// its trace record when one is active; false if it did not take it.
+/// The pass of a backend that runs tied outputs of rank >= 1 itself (host,
+/// par: `backend<P>::run_tie`), with its trace record when one is active;
+/// false, with nothing done, for other backends and rank 0.
 template <class P, class... T, std::size_t R, class... E, class... B>
 bool run_tie_fused(const P& pol, const std::tuple<memory_leaf<T, R>...>& outs, const std::tuple<E...>& exprs,
                    const std::tuple<B...>& bounds) {
-  if constexpr (requires { backend<P>::run_tie(pol, outs, bounds, nullptr); }) {
-    if (!trace_active()) return backend<P>::run_tie(pol, outs, bounds, nullptr);
+  if constexpr (R > 0 && requires { backend<P>::run_tie(pol, outs, bounds, nullptr); }) {
+    if (!trace_active()) {
+      backend<P>::run_tie(pol, outs, bounds, nullptr);
+      return true;
+    }
     const auto t0 = std::chrono::steady_clock::now();
     std::string path;
-    if (!backend<P>::run_tie(pol, outs, bounds, &path)) return false;
+    backend<P>::run_tie(pol, outs, bounds, &path);
     const auto t1 = std::chrono::steady_clock::now();
     pass_record r;
     r.policy = backend<P>::label(pol);

@@ -116,7 +116,7 @@ struct backend<host> {
   static void evaluate(const host&, const memory_leaf<T, R>& out, const Node& bound, std::string* detail) {
     if constexpr (has_shared_v<Node> && R > 0) {
       if (shares(out, bound)) {  // a costly subexpression written twice (host_tie.hpp)
-        run_tie_serial(std::make_tuple(out), std::make_tuple(bound), detail);
+        run_tie_serial(std::make_tuple(out), std::make_tuple(bound), true, detail);
         return;
       }
     }
@@ -130,19 +130,12 @@ struct backend<host> {
     const char* path = run_serial(out, bound);
     if (detail) *detail = path;
   }
-  /// tie.hpp's pass of several outputs (host_tie.hpp): tiles when every
-  /// output and tree is contiguous, else rows; false, with nothing done,
-  /// for rank 0.
+  /// tie.hpp's pass of several outputs of rank >= 1 (host_tie.hpp): tiles
+  /// when every output and tree is contiguous, else rows.
   template <class... T, std::size_t R, class... B>
-  static bool run_tie(const host&, const std::tuple<memory_leaf<T, R>...>& outs, const std::tuple<B...>& bounds,
+  static void run_tie(const host&, const std::tuple<memory_leaf<T, R>...>& outs, const std::tuple<B...>& bounds,
                       std::string* detail) {
-    if constexpr (R == 0) {
-      return false;
-    } else {
-      if (tie_contiguous(outs, bounds, std::index_sequence_for<B...>{})) run_tie_serial(outs, bounds, detail);
-      else run_tie_rows_serial(outs, bounds, detail);
-      return true;
-    }
+    run_tie_host(outs, bounds, false, detail);
   }
   /// assign's inline path (evaluate.hpp): whether it takes `out = bound`,
   /// and the pass itself, a contiguous loop on the calling thread.

@@ -163,6 +163,18 @@ void for_row_pieces(const memory_leaf<T, R>& out, const Node& node, index_t s, i
   });
 }
 
+/// o[j * os] = c.load(j) for j in [j0, j1): one row piece of a pass whose
+/// output rows have stride os (store_range_sized when they are unit-stride).
+template <class T, class Cursor>
+SINTER_FORCEINLINE void store_row(T* o, index_t os, const Cursor& c, index_t j0, index_t j1, bool wide) {
+  if (os == 1) {
+    store_range_sized(o, c, j0, j1, wide);
+  } else {
+    SINTER_IVDEP
+    for (index_t j = j0; j < j1; ++j) o[j * os] = convert<T>(c.load(j));
+  }
+}
+
 /// Flat positions [s, e) of a strided pass. K > 0: the output's rows are
 /// contiguous and every leaf's rows have stride K (the caller checked), so
 /// each row runs a loop with that stride known at compile time (for K = 2,
@@ -177,12 +189,7 @@ void run_rows(const memory_leaf<T, R>& out, const Node& node, index_t s, index_t
   } else {
     const index_t os = out.strides[R - 1];
     for_row_pieces<0>(out, node, s, e, [os, wide](T* o, const auto& c, index_t j0, index_t j1) {
-      if (os == 1) {
-        store_range_sized(o, c, j0, j1, wide);
-      } else {
-        SINTER_IVDEP
-        for (index_t j = j0; j < j1; ++j) o[j * os] = convert<T>(c.load(j));
-      }
+      store_row(o, os, c, j0, j1, wide);
     });
   }
 }

@@ -88,15 +88,7 @@ bool shares(const memory_leaf<T, R>& out, const Node& bound) {
 template <class T, std::size_t R, class Node>
 SINTER_FORCEINLINE void tie_row(const memory_leaf<T, R>& out, const Node& node, const extents<R>& idx, index_t j0,
                                 index_t j1) {
-  T* o = out.ptr + row_offset(idx, out.strides);
-  const auto c = node.row(idx);
-  const index_t os = out.strides[R - 1];
-  if (os == 1) {
-    store_range(o, c, j0, j1);
-  } else {
-    SINTER_IVDEP
-    for (index_t j = j0; j < j1; ++j) o[j * os] = convert<T>(c.load(j));
-  }
+  store_row(out.ptr + row_offset(idx, out.strides), out.strides[R - 1], node.row(idx), j0, j1, false);
 }
 
 /// Flat positions [s, e) of a tied pass of rank >= 1 in any layout
@@ -148,16 +140,29 @@ void run_tie_rows_serial(const std::tuple<memory_leaf<T, R>...>& outs, const std
   if (detail) *detail = std::string("tie strided") + mid;
 }
 
-/// host's pass on [0, n) of contiguous outputs (tie_contiguous holds);
+/// host's pass on [0, n) of contiguous outputs (tie_contiguous holds),
+/// sharing the trees' subexpression if `share` (tie_shares);
 /// tie_detail(sizeof...(T) > 1, ..., mid, ...) into `detail` when not null.
 template <class... T, std::size_t R, class... B>
-void run_tie_serial(const std::tuple<memory_leaf<T, R>...>& outs, const std::tuple<B...>& bounds,
+void run_tie_serial(const std::tuple<memory_leaf<T, R>...>& outs, const std::tuple<B...>& bounds, bool share,
                     std::string* detail, const char* mid = "") {
   const bool stream = tie_streams(outs);
-  const bool share = tie_shares(bounds);
   run_tie_range(outs, bounds, 0, shape_size(get<0>(outs).shape), stream, share, std::index_sequence_for<B...>{});
   if (stream) stream_fence();
   if (detail) *detail = tie_detail(sizeof...(T) > 1, stream, mid, share);
+}
+
+/// host's pass of one or several outputs of rank >= 1 on [0, n): tiles
+/// when every output and tree is contiguous (sharing their subexpression
+/// when `known_shared`, the caller's check, or tie_shares holds), else
+/// rows.
+template <class... T, std::size_t R, class... B>
+void run_tie_host(const std::tuple<memory_leaf<T, R>...>& outs, const std::tuple<B...>& bounds, bool known_shared,
+                  std::string* detail, const char* mid = "") {
+  if (tie_contiguous(outs, bounds, std::index_sequence_for<B...>{}))
+    run_tie_serial(outs, bounds, known_shared || tie_shares(bounds), detail, mid);
+  else
+    run_tie_rows_serial(outs, bounds, detail, mid);
 }
 
 }  // namespace sinter::detail

@@ -71,18 +71,18 @@ void run_parallel(const memory_leaf<T, R>& out, const Node& bound, std::string* 
 /// subexpression written twice) over the pool: each chunk runs
 /// run_tie_range, or run_tie_rows when some output or tree is not
 /// contiguous.
+/// `known_shared`: the caller has checked that the trees share their
+/// subexpression (tie_shares), else it is checked here.
 template <class... T, std::size_t R, class... B>
 void run_tie_parallel(const std::tuple<memory_leaf<T, R>...>& outs, const std::tuple<B...>& bounds,
-                      std::string* detail) {
+                      bool known_shared, std::string* detail) {
   const index_t n = shape_size(get<0>(outs).shape);
   const int threads = get_num_threads();
-  const bool contiguous = tie_contiguous(outs, bounds, std::index_sequence_for<B...>{});
   if (n < 2 * par_grain || threads <= 1) {
-    if (contiguous) run_tie_serial(outs, bounds, detail, " 1 thread");
-    else run_tie_rows_serial(outs, bounds, detail, " 1 thread");
+    run_tie_host(outs, bounds, known_shared, detail, " 1 thread");
     return;
   }
-  if (!contiguous) {
+  if (!tie_contiguous(outs, bounds, std::index_sequence_for<B...>{})) {
     const index_t chunks = for_chunks(n, threads, [&](index_t b, index_t e) {
       run_tie_rows(outs, bounds, b, e, std::index_sequence_for<B...>{});
     });
@@ -90,7 +90,7 @@ void run_tie_parallel(const std::tuple<memory_leaf<T, R>...>& outs, const std::t
     return;
   }
   const bool stream = tie_streams(outs);
-  const bool share = tie_shares(bounds);
+  const bool share = known_shared || tie_shares(bounds);
   const index_t chunks = for_chunks(n, threads, [&](index_t b, index_t e) {
     run_tie_range(outs, bounds, b, e, stream, share, std::index_sequence_for<B...>{});
     if (stream) stream_fence();
@@ -111,7 +111,7 @@ struct backend<par> {
   static void evaluate(const par&, const memory_leaf<T, R>& out, const Node& bound, std::string* detail) {
     if constexpr (has_shared_v<Node> && R > 0) {
       if (shares(out, bound)) {  // a costly subexpression written twice (host_tie.hpp)
-        run_tie_parallel(std::make_tuple(out), std::make_tuple(bound), detail);
+        run_tie_parallel(std::make_tuple(out), std::make_tuple(bound), true, detail);
         return;
       }
     }
@@ -124,18 +124,12 @@ struct backend<par> {
     }
     run_parallel(out, bound, detail);
   }
-  /// tie.hpp's pass of several outputs (run_tie_parallel: tiles when every
-  /// output and tree is contiguous, else rows); false, with nothing done,
-  /// for rank 0.
+  /// tie.hpp's pass of several outputs of rank >= 1 (run_tie_parallel:
+  /// tiles when every output and tree is contiguous, else rows).
   template <class... T, std::size_t R, class... B>
-  static bool run_tie(const par&, const std::tuple<memory_leaf<T, R>...>& outs, const std::tuple<B...>& bounds,
+  static void run_tie(const par&, const std::tuple<memory_leaf<T, R>...>& outs, const std::tuple<B...>& bounds,
                       std::string* detail) {
-    if constexpr (R == 0) {
-      return false;
-    } else {
-      run_tie_parallel(outs, bounds, detail);
-      return true;
-    }
+    run_tie_parallel(outs, bounds, false, detail);
   }
   /// assign's inline path (evaluate.hpp): passes that run_parallel would
   /// run on the calling thread anyway, fewer than 2 * par_grain elements.

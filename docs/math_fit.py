@@ -7,11 +7,16 @@ Prints, as C hex-float literals (lowest degree first), the coefficients of:
   exp_r    e^r of erf_f32.hpp on |r| <= 0.35, degree 7
   log_f    P(f) of log_f32.hpp: log1p(f)/f on [sqrt(1/2) - 1, sqrt(2) - 1], degree 11
   tanh_d   P/Q of exp_log.hpp's tanh(double): (tanh a - a)/a^3, z = a^2, a in [0, 0.625], degrees 2 and 3
+  tanh_f   P then Q of exp_f32.inl's tanh(float): S(u) = (2 tanh(a/2)/a - 1)/u, u = a^2, a in [0, 9.02],
+           degrees 3 and 2, Q(0) = 1, rounded to float
 The polynomials are weighted least-squares fits by Lawson's iteration on
 Chebyshev nodes (relative error, reference values from mpmath, solves in
 numpy's double precision); the double tanh's rational is a linearised
-least-squares iteration carried out in mpmath at 60 digits. Needs numpy and
-mpmath (pip install numpy mpmath). `python3 docs/math_fit.py [name ...]`.
+least-squares iteration carried out in mpmath at 60 digits. The float
+tanh's rational is a minimax fit by linear programming (bisection on the
+bound, each step a feasibility LP in scipy's HiGHS) of the error it passes
+on to tanh. Needs numpy and mpmath (pip install numpy mpmath), and scipy for
+tanh_f. `python3 docs/math_fit.py [name ...]`.
 """
 import sys
 
@@ -99,7 +104,53 @@ def tanh_d(np_=2, nq=3, n=300, iters=40):
     return best
 
 
-FITS = {"erfc_f": erfc_f, "erf_f": erf_f, "exp_r": exp_r, "log_f": log_f, "tanh_d": tanh_d}
+def tanh_f(c=9.02, m=3, n=2, nodes=2500):
+    """tanh a = 4d/(4 + d^2), d = a + a u S(u): S's relative error reaches tanh times
+    W = |d/2 - a/2| / (d/2) * (1 - (d/2)^2) / (1 + (d/2)^2). Minimises max |S error| W."""
+    from scipy.optimize import linprog
+
+    mp.mp.dps = 40
+    xs = np.array([c * (1 - np.cos(np.pi * (i + 0.5) / nodes)) / 2 for i in range(nodes)])
+    xs = np.unique(np.concatenate([xs, np.linspace(c / nodes, c, nodes)]))
+    xs = xs[xs > 1e-3]
+    s = np.array([float(mp.tanh(mp.mpf(x) / 2)) for x in xs])
+    S = np.array([float((2 * mp.tanh(mp.mpf(x) / 2) / x - 1) / (x * x)) for x in xs])
+    W = np.maximum(np.abs(s - xs / 2) / s * (1 - s**2) / (1 + s**2), 1e-4)
+    sc = c * c
+    t = xs * xs / sc  # the LP's variable, in [0, 1]
+
+    def feasible(bound):
+        rows, rhs = [], []
+        for ti, Si, Wi in zip(t, S, W):
+            tol = bound * abs(Si) / Wi  # |P - S Q| <= tol Q, each row scaled by k = 1/tol
+            k = 1 / tol
+            pp = [ti**i for i in range(m + 1)]
+            qq = [ti**j for j in range(1, n + 1)]
+            rows.append([k * v for v in pp] + [-k * (Si + tol) * v for v in qq] + [-1])
+            rhs.append(k * (Si + tol))
+            rows.append([-k * v for v in pp] + [k * (Si - tol) * v for v in qq] + [-1])
+            rhs.append(-k * (Si - tol))
+        return linprog([0] * (m + 1 + n) + [1], A_ub=np.array(rows), b_ub=np.array(rhs),
+                       bounds=[(None, None)] * (m + 1 + n) + [(0, None)], method="highs",
+                       options=dict(primal_feasibility_tolerance=1e-10, dual_feasibility_tolerance=1e-10))
+
+    lo, hi, best = 1e-12, 1e-2, None
+    while hi / lo >= 1.03:
+        bound = (lo * hi) ** 0.5
+        r = feasible(bound)
+        if r.status == 0 and r.x[-1] <= 1e-13:
+            hi, best = bound, r.x
+        else:
+            lo = bound
+    p = [float(np.float32(best[i] / sc**i)) for i in range(m + 1)]
+    q = [1.0] + [float(np.float32(best[m + 1 + j] / sc ** (j + 1))) for j in range(n)]
+    xx = np.linspace(1e-3, c, 400001)
+    uu = xx * xx
+    d = xx + xx * uu * np.polyval(p[::-1], uu) / np.polyval(q[::-1], uu)
+    return p + q, np.max(np.abs(4 * d / (d * d + 4) / np.tanh(xx) - 1))
+
+
+FITS = {"erfc_f": erfc_f, "erf_f": erf_f, "exp_r": exp_r, "log_f": log_f, "tanh_d": tanh_d, "tanh_f": tanh_f}
 
 if __name__ == "__main__":
     for name in sys.argv[1:] or FITS:

@@ -80,7 +80,7 @@ std::vector<float> inputs(std::size_t n, unsigned seed) {
   }
   using L = std::numeric_limits<float>;
   const float sp[] = {0.0f, -0.0f, 88.72284f, -103.97208f, L::infinity(), -L::infinity(),
-                      L::quiet_NaN(), L::denorm_min(), 0.625f, 10.0f};
+                      L::quiet_NaN(), L::denorm_min(), 1.25f, 0x1.3ffffep+0f, -1.25f, 9.02f};
   for (std::size_t i = 0; i < sizeof sp / sizeof sp[0] && i * 3 < n; ++i) v[i * 3] = sp[i];
   return v;
 }

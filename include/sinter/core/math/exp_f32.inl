@@ -8,6 +8,7 @@
 //   vmax(lo, x), vmin(hi, x)  the larger/smaller, x itself if x is NaN;
 //   bits(V), from(U)       the bits of a V, the V of bits;
 //   lt(a, b), blend(m, a, b)  a mask of a < b; a where m is all ones, else b;
+//   select_lt(a, b, x, y)  x where a < b, else y;
 //   exp_scale(p, kt, xc)   (declared) p 2^k as exp_f_scale rounds it.
 // exp_tanh_f32.hpp includes it for one float, hw_exp.hpp for each x86 ISA
 // inside a `#pragma GCC target` region, so that every function taking or
@@ -68,38 +69,28 @@ SINTER_DETAIL_LANE_FN V exp_f(V x) {
   return exp_scale(p, kt, xc);
 }
 
-/// tanh for float, one division for every lane: with a = |x| clamped to 10
-/// (tanh rounds to 1 above 9.01) and e = e^2a - 1, tanh a = e / (e + 2).
-/// e comes from a reduction of its own: k = floor(2a / ln2) (round to
-/// nearest of 2a / ln2 - 1/2), s = 2^k, r = a - k ln2/2 in [0, ln2/2] by a
-/// two-part ln2 (the first product exact), e^2r - 1 = 2r + w with
-/// w = r^2 Q(r), Q a degree-5 fit of (e^2r - 1 - 2r) / r^2 made for sinter
-/// (relative error of e^2r - 1 below 2e-9 with its float coefficients),
-/// and e = s (e^2r - 1) + (s - 1) in one rounding: the floor keeps
-/// e^2r - 1 >= 0 (to rounding), so that sum never cancels. Below
-/// a = ln2/2 (k = 0, e = 2a + w) the quotient t0 = e / (e + 2) enters only
-/// a correction, tanh a = a + (w - e t0) / 2 (from t = e/2 - (e/2) t),
-/// whose error is t0's times e/2 <= 0.5. Max error 1.72 ulp over every
-/// float with FMA, 1.88 without (docs/math.md); NaN and -0 kept, tiny x
-/// returned exactly.
+/// tanh for float, from the half-argument identity tanh x = 4d / (4 + d^2)
+/// with d = 2 tanh(x/2). With a = |x| clamped to 9.02 (tanh rounds to 1
+/// from 9.011) and u = a^2, d = a + a u S(u), S = P/Q of degrees 3 and 2, a
+/// fit of (2 tanh(a/2)/a - 1)/u made for sinter on [0, 9.02] (docs/math_fit.py
+/// tanh_f: it minimises the error that S passes on to tanh, relative 1.1e-9
+/// with its float coefficients). An error in d reaches tanh scaled by
+/// (4 - d^2)/(4 + d^2), which vanishes where tanh nears 1, so no exponential
+/// is needed. Below a = 1.25 (u < 1.5625) tanh = d - d (d^2 / (4 + d^2)),
+/// where the quotient enters only a correction; above, tanh = 4d / (4 + d^2).
+/// Each lane's numerator is selected first: one division serves both. Max error 1.65 ulp over every float
+/// with FMA, 1.82 without (docs/math.md); NaN and -0 kept, 1 from 9.02 up.
 SINTER_DETAIL_LANE_FN V tanh_f(V x) {
   const U sign = bits(x) & 0x80000000u;
-  const V a = vmin(c(10.0f), from(bits(x) & 0x7fffffffu));  // NaN passes
-  const V kt = fma(a, c(0x1.715476p+1f), c(-0.5f)) + 0x1.8p23f;  // 1.5 * 2^23 + k
-  const V k = kt - 0x1.8p23f;
-  const V rh = fma(k, c(-0x1.63p-2f), a);  // exact: k <= 28, 9-bit ln2_hi / 2
-  const V r = fma(k, c(0x1.bd0106p-14f), rh);
-  V q = fma(c(0x1.0ed824p-5f), r, c(0x1.5f4902p-4f));
-  q = fma(q, r, c(0x1.11a6fap-2f));
-  q = fma(q, r, c(0x1.554f3cp-1f));
-  q = fma(q, r, c(0x1.55556cp+0f));
-  q = fma(q, r, c(2.0f));
-  const V w = q * (r * r);
-  const V em = fma(r, c(2.0f), w);                     // e^2r - 1
-  const V s = from((bits(kt) << 23) + (127u << 23));  // 2^k, k in [0, 28]: normal
-  const V e = fma(s, em, s - 1.0f);
-  const V t0 = e / (e + 2.0f);
-  const V small = fma(fma(em, -t0, w), c(0.5f), a);
-  const V t = blend(lt(k, c(0.5f)), small, t0);
+  const V a = vmin(c(9.02f), from(bits(x) & 0x7fffffffu));  // NaN passes
+  const V u = a * a;
+  V p = fma(c(0x1.7b3ap-33f), u, c(-0x1.e3e238p-24f));
+  p = fma(p, u, c(-0x1.0acacep-10f));
+  p = fma(p, u, c(-0x1.555554p-4f));
+  V q = fma(c(0x1.214d52p-10f), u, c(0x1.cb9f8ep-4f));
+  q = fma(q, u, c(1.0f));
+  const V d = fma(a * u, p / q, a);  // 2 tanh(a/2)
+  const V f = select_lt(u, c(1.5625f), d * d, d * 4.0f) / fma(d, d, c(4.0f));
+  const V t = select_lt(u, c(1.5625f), fma(-d, f, d), f);
   return from(bits(t) | sign);  // copysign(t, x): t >= 0 or NaN
 }

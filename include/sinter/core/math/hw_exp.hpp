@@ -84,6 +84,7 @@ using V = __v4sf;
 using U = __v4su;
 SINTER_DETAIL_LANE_X86_COMMON
 SINTER_DETAIL_LANE_X86_SSE_AVX(_mm)
+SINTER_DETAIL_LANE_FN V select_lt(V a, V b, V x, V y) { return blend(lt(a, b), x, y); }
 #include "exp_f32.inl"
 SINTER_DETAIL_LANE_FN V exp_scale(V p, V kt, V xc) { return exp_f_scale(p, kt, xc); }
 }  // namespace sinter::detail::math::impl::lane_sse2
@@ -101,6 +102,10 @@ using V = __v8sf;
 using U = __v8su;
 SINTER_DETAIL_LANE_X86_COMMON
 SINTER_DETAIL_LANE_X86_SSE_AVX(_mm256)
+// One compare and one vblendvps (SSE2 has no blend: and, andnot, or above).
+SINTER_DETAIL_LANE_FN V select_lt(V a, V b, V x, V y) {
+  return _mm256_blendv_ps(y, x, _mm256_cmp_ps(a, b, _CMP_LT_OQ));
+}
 #include "exp_f32.inl"
 SINTER_DETAIL_LANE_FN V exp_scale(V p, V kt, V xc) { return exp_f_scale(p, kt, xc); }
 }  // namespace sinter::detail::math::impl::lane_avx
@@ -122,6 +127,10 @@ SINTER_DETAIL_LANE_FN V vmin(V hi, V x) { return _mm512_mask_min_ps(hi, __mmask1
 #undef SINTER_DETAIL_LANE_FMA
 #define SINTER_DETAIL_LANE_FMA 1
 SINTER_DETAIL_LANE_FN V fma(V a, V b, V x) { return _mm512_fmadd_ps(a, b, x); }
+// One compare into a mask register and a masked blend (no mask vector).
+SINTER_DETAIL_LANE_FN V select_lt(V a, V b, V x, V y) {
+  return _mm512_mask_blend_ps(_mm512_mask_cmp_ps_mask(__mmask16(0xffff), a, b, _CMP_LT_OQ), y, x);
+}
 SINTER_DETAIL_LANE_FN V exp_scale(V p, V kt, V xc);
 #include "exp_f32.inl"
 // p 2^k in one rounding with gradual underflow, as exp_f_scale rounds it.

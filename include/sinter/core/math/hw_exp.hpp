@@ -52,12 +52,15 @@ float sinter_detail_expf(float) __attribute__((simd("notinbranch"), const, nothr
 // calls, where the scalar kernel fuses as well.
 
 /// The lane-type members every x86 vector shares: a constant (x - 0 keeps
-/// -0), bits and back, the mask of a < b, and the bitwise blend.
+/// -0), bits and back, and the mask of a < b (all ones or all zeros per
+/// lane). blend under such a mask is each ISA's own.
 #define SINTER_DETAIL_LANE_X86_COMMON                                                  \
   SINTER_DETAIL_LANE_FN V c(float x) { return x - V{}; }                               \
   SINTER_DETAIL_LANE_FN U bits(V x) { return reinterpret_cast<U>(x); }                 \
   SINTER_DETAIL_LANE_FN V from(U u) { return reinterpret_cast<V>(u); }                 \
-  SINTER_DETAIL_LANE_FN U lt(V a, V b) { return reinterpret_cast<U>(a < b); }          \
+  SINTER_DETAIL_LANE_FN U lt(V a, V b) { return reinterpret_cast<U>(a < b); }
+/// The bitwise blend: and, andnot, or (SSE2 has no blend instruction).
+#define SINTER_DETAIL_LANE_X86_BITWISE_BLEND \
   SINTER_DETAIL_LANE_FN V blend(U m, V a, V b) { return from((bits(a) & m) | (bits(b) & ~m)); }
 /// min, max and fma of the SSE and AVX vectors (`pfx` is _mm or _mm256),
 /// fusing where the scalar kernel does (SINTER_DETAIL_HOST_FMA).
@@ -84,6 +87,7 @@ using V = __v4sf;
 using U = __v4su;
 SINTER_DETAIL_LANE_X86_COMMON
 SINTER_DETAIL_LANE_X86_SSE_AVX(_mm)
+SINTER_DETAIL_LANE_X86_BITWISE_BLEND
 SINTER_DETAIL_LANE_FN V select_lt(V a, V b, V x, V y) { return blend(lt(a, b), x, y); }
 #include "exp_f32.inl"
 SINTER_DETAIL_LANE_FN V exp_scale(V p, V kt, V xc) { return exp_f_scale(p, kt, xc); }
@@ -102,10 +106,10 @@ using V = __v8sf;
 using U = __v8su;
 SINTER_DETAIL_LANE_X86_COMMON
 SINTER_DETAIL_LANE_X86_SSE_AVX(_mm256)
-// One compare and one vblendvps (SSE2 has no blend: and, andnot, or above).
-SINTER_DETAIL_LANE_FN V select_lt(V a, V b, V x, V y) {
-  return _mm256_blendv_ps(y, x, _mm256_cmp_ps(a, b, _CMP_LT_OQ));
-}
+// vblendvps, which reads each lane's sign bit (the mask's), for exp's
+// scaling and tanh's select alike.
+SINTER_DETAIL_LANE_FN V blend(U m, V a, V b) { return _mm256_blendv_ps(b, a, reinterpret_cast<__m256>(m)); }
+SINTER_DETAIL_LANE_FN V select_lt(V a, V b, V x, V y) { return blend(lt(a, b), x, y); }
 #include "exp_f32.inl"
 SINTER_DETAIL_LANE_FN V exp_scale(V p, V kt, V xc) { return exp_f_scale(p, kt, xc); }
 }  // namespace sinter::detail::math::impl::lane_avx
@@ -127,7 +131,10 @@ SINTER_DETAIL_LANE_FN V vmin(V hi, V x) { return _mm512_mask_min_ps(hi, __mmask1
 #undef SINTER_DETAIL_LANE_FMA
 #define SINTER_DETAIL_LANE_FMA 1
 SINTER_DETAIL_LANE_FN V fma(V a, V b, V x) { return _mm512_fmadd_ps(a, b, x); }
-// One compare into a mask register and a masked blend (no mask vector).
+SINTER_DETAIL_LANE_X86_BITWISE_BLEND
+// One compare into a mask register and a masked blend. blend(lt(a, b), ...)
+// with blend a masked blend under a test of the mask vector cost one more
+// instruction here: GCC 12 does not fold the vector back into the compare.
 SINTER_DETAIL_LANE_FN V select_lt(V a, V b, V x, V y) {
   return _mm512_mask_blend_ps(_mm512_mask_cmp_ps_mask(__mmask16(0xffff), a, b, _CMP_LT_OQ), y, x);
 }
@@ -147,6 +154,7 @@ SINTER_DETAIL_HW_EXP(sinter_detail_expf_e, "_ZGVeN16v_sinter_detail_expf", "avx5
 #undef SINTER_DETAIL_LANE_X86_SSE_AVX
 #undef SINTER_DETAIL_LANE_X86_FMA
 #undef SINTER_DETAIL_LANE_X86_COMMON
+#undef SINTER_DETAIL_LANE_X86_BITWISE_BLEND
 
 // The scalar function: the kernel on one float.
 SINTER_DETAIL_HW_EXP(sinter_detail_expf_1, "sinter_detail_expf", "sse2", float,

@@ -274,7 +274,16 @@ SINTER_FORCEINLINE void assign(const P& pol, const memory_leaf<T, R>& out, const
       return;
     }
   }
-  assign_bound(pol, out, e.node(), bound);
+  // The general path gets copies of the policy and the output leaf: handing
+  // it the caller's (a member of the view or array being assigned, and a
+  // leaf built from its members) by reference made the caller keep the
+  // whole view in memory, and read its shape and strides back with 16-byte
+  // loads over the 8-byte stores that wrote them, a store-forwarding stall
+  // on every call, inline path included (row_broadcast of 1000 floats:
+  // 27.5 ns before, 21.5 after, in a scratch loop).
+  const P p = pol;
+  const memory_leaf<T, R> o = out;
+  assign_bound(p, o, e.node(), bound);
 }
 
 }  // namespace sinter::detail

@@ -127,11 +127,11 @@ class array {
 
   /// Index with integers (an element reference when all R are given), slices, all, newaxis.
   template <detail::index_arg... A>
-  decltype(auto) operator()(const A&... a) & {
+  SINTER_FORCEINLINE decltype(auto) operator()(const A&... a) & {
     return view<T, R, P>(*this)(a...);
   }
   template <detail::index_arg... A>
-  decltype(auto) operator()(const A&... a) const& {
+  SINTER_FORCEINLINE decltype(auto) operator()(const A&... a) const& {
     return view<const T, R, P>(*this)(a...);
   }
   // Poison overload: a view of a temporary would dangle.

@@ -120,7 +120,7 @@ class view {
 
   /// Index with integers (an element reference when all R are given), slices, all, newaxis.
   template <detail::index_arg... A>
-  decltype(auto) operator()(const A&... a) const {
+  SINTER_FORCEINLINE decltype(auto) operator()(const A&... a) const {
     auto l = detail::apply_indices(shape_, strides_, a...);
     constexpr std::size_t RO = detail::indexed_rank_v<R, A...>;
     if constexpr (RO == 0 && sizeof...(A) == R && detail::added_v<A...> == 0) {

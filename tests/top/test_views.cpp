@@ -552,6 +552,10 @@ TEST_CASE("element access and numpy's index_error messages") {
   auto m = random_array<2>({3, 4}, 60);
   expect_message([&] { (void)m(0, 7); }, "index 7 is out of bounds for axis 1 with size 4");
   expect_message([&] { (void)m(st::all, -5); }, "index -5 is out of bounds for axis 1 with size 4");
+  // The axis is the source's, after a newaxis too (numpy: m[None, 0, 7]).
+  expect_message([&] { (void)m(st::newaxis, 0, 7); }, "index 7 is out of bounds for axis 1 with size 4");
+  expect_message([&] { (void)m(st::slice(0, 2), st::newaxis, -6); }, "index -6 is out of bounds for axis 1 with size 4");
+  CHECK_THROWS_WITH_AS((void)a(st::slice(0, 3, 0)), "slice step cannot be zero", st::value_error);
   // Through a view the axis and size are the view's.
   auto v = m(st::slice(1, 3), st::all);
   expect_message([&] { (void)v(2, 0); }, "index 2 is out of bounds for axis 0 with size 2");

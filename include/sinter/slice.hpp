@@ -139,21 +139,14 @@ struct layout {
                     " with size " + std::to_string(n));
 }
 
-/// The source axis and the result axis of each of the index arguments A...,
-/// known at compile time (an integer consumes a source axis, newaxis adds a
-/// result axis, a slice does both).
+/// The axis each of the index arguments A... starts at, known at compile
+/// time: in the source (`source`: an integer or a slice consumes one, newaxis
+/// none) or in the result (an integer adds none, a slice or newaxis one).
 template <class... A>
-constexpr std::array<std::size_t, sizeof...(A) + 1> in_axes() {
+constexpr std::array<std::size_t, sizeof...(A) + 1> axes_before(bool source) {
   std::array<std::size_t, sizeof...(A) + 1> r{};
-  [[maybe_unused]] std::size_t k = 0, in = 0;
-  ((r[k++] = in, in += std::same_as<A, newaxis_t> ? 0 : 1), ...);
-  return r;
-}
-template <class... A>
-constexpr std::array<std::size_t, sizeof...(A) + 1> out_axes() {
-  std::array<std::size_t, sizeof...(A) + 1> r{};
-  [[maybe_unused]] std::size_t k = 0, out = 0;
-  ((r[k++] = out, out += std::integral<A> ? 0 : 1), ...);
+  [[maybe_unused]] std::size_t k = 0, axis = 0;
+  ((r[k++] = axis, axis += (source ? !std::same_as<A, newaxis_t> : !std::integral<A>) ? 1 : 0), ...);
   return r;
 }
 
@@ -187,7 +180,7 @@ SINTER_FORCEINLINE layout<indexed_rank_v<RI, A...>> apply_indices_seq(const exte
   constexpr std::size_t RO = indexed_rank_v<RI, A...>;
   constexpr std::size_t in0 = consumed_v<A...>, out0 = RO - (RI - in0);
   layout<RO> out{0, {}, {}};
-  (apply_index<in_axes<A...>()[K], out_axes<A...>()[K]>(out, shape, strides, args), ...);
+  (apply_index<axes_before<A...>(true)[K], axes_before<A...>(false)[K]>(out, shape, strides, args), ...);
   ((out.shape[out0 + D] = shape[in0 + D], out.strides[out0 + D] = strides[in0 + D]), ...);  // axes not indexed
   return out;
 }

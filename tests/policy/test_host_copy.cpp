@@ -15,6 +15,8 @@
 #include <utility>
 #include <vector>
 
+#include "support/filled.hpp"
+
 namespace st = sinter;
 
 namespace {
@@ -71,8 +73,7 @@ TEST_CASE_TEMPLATE("plain copy: arrays, a = a, rows with gaps", PT, std::pair<st
   using T = typename PT::second_type;
   // An array copied into another and into itself.
   const auto v = random_elements<T>(4099, 72);
-  st::array<T, 1, P> a({4099});
-  for (std::size_t i = 0; i < v.size(); ++i) a(static_cast<st::index_t>(i)) = v[i];
+  auto a = sinter_test::filled<P>(v);
   st::array<T, 1, P> b({4099});
   b = a;
   a = a;  // the same elements: allowed, nothing changes

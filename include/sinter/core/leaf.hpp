@@ -31,6 +31,16 @@ SINTER_HD SINTER_FORCEINLINE index_t row_offset(const extents<R>& idx, const ext
   return off;
 }
 
+/// A copy of e built element by element (pack.hpp, copy_node).
+template <std::size_t R, std::size_t... I>
+SINTER_HD SINTER_FORCEINLINE constexpr extents<R> copy_extents(const extents<R>& e, std::index_sequence<I...>) {
+  return {{e.v[I]...}};
+}
+template <std::size_t R>
+SINTER_HD SINTER_FORCEINLINE constexpr extents<R> copy_extents(const extents<R>& e) {
+  return copy_extents(e, std::make_index_sequence<R == 0 ? 1 : R>{});
+}
+
 /// Whether strides are row-major for shape, ignoring dimensions of extent 1.
 template <std::size_t R>
 SINTER_HD constexpr bool is_row_major(const extents<R>& shape, const extents<R>& strides) {
@@ -156,6 +166,11 @@ struct memory_leaf {
   extents<R> shape;
   extents<R> strides;
 
+  /// pack.hpp's copy_node.
+  SINTER_HD SINTER_FORCEINLINE memory_leaf copy_fields() const {
+    return {ptr, copy_extents(shape), copy_extents(strides)};
+  }
+
   template <std::size_t RO>
   SINTER_HD memory_leaf<T, RO> bind(const extents<RO>& out) const {
     return {ptr, out, broadcast_strides(shape, strides, out)};
@@ -243,6 +258,11 @@ struct gen_leaf {
   index_t base;
   extents<R> shape;
   extents<R> strides;
+
+  /// pack.hpp's copy_node.
+  SINTER_HD SINTER_FORCEINLINE gen_leaf copy_fields() const {
+    return {gen, base, copy_extents(shape), copy_extents(strides)};
+  }
 
   template <std::size_t RO>
   SINTER_HD gen_leaf<G, RO> bind(const extents<RO>& out) const {

@@ -86,6 +86,11 @@ struct map_node : fn_slot<F> {
   pack<A...> args;
   extents<rank> shape;
 
+  /// pack.hpp's copy_node.
+  SINTER_HD SINTER_FORCEINLINE map_node copy_fields() const {
+    return {this->fn(), copy_pack(args), copy_extents(shape)};
+  }
+
   template <std::size_t RO, std::size_t... I>
   SINTER_HD auto bind_impl(const extents<RO>& out, std::index_sequence<I...>) const {
     using bound = map_node<F, decltype(get<I>(args).bind(out))...>;

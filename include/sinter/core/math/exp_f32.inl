@@ -90,7 +90,10 @@ SINTER_DETAIL_LANE_FN V tanh_f(V x) {
   V q = fma(c(0x1.214d52p-10f), u, c(0x1.cb9f8ep-4f));
   q = fma(q, u, c(1.0f));
   const V d = fma(a * u, p / q, a);  // 2 tanh(a/2)
-  const V f = select_lt(u, c(1.5625f), d * d, d * 4.0f) / fma(d, d, c(4.0f));
+  // 4d as an exponent increment, exact where it is taken (d > 1.1 above
+  // u = 1.5625; a NaN d reaches f through the denominator): an integer add
+  // instead of d * 4 on one of the two multiply pipes that bound this kernel.
+  const V f = select_lt(u, c(1.5625f), d * d, from(bits(d) + 0x01000000u)) / fma(d, d, c(4.0f));
   const V t = select_lt(u, c(1.5625f), fma(-d, f, d), f);
   return from(bits(t) | sign);  // copysign(t, x): t >= 0 or NaN
 }

@@ -26,14 +26,6 @@
 
 namespace sinter {
 
-namespace detail {
-/// Tag of expr's constructor that builds its node from a function's result.
-struct node_from_t {
-  explicit node_from_t() = default;
-};
-inline constexpr node_from_t node_from{};
-}  // namespace detail
-
 /// A lazy expression: nothing runs until it is assigned to an array or view,
 /// passed to sinter::eval, or reduced. Safe to keep in `auto`.
 /// `Node` is the kernel-side tree, `P` the policy (or detail::any_policy for
@@ -48,14 +40,9 @@ class expr {
 
   explicit expr(Node n, std::array<std::shared_ptr<const void>, K> keep = {})
       : node_(n), keep_(std::move(keep)) {}
-  /// Builds the node in place from its members (no copy of the node tree).
-  template <class... A>
-  expr(std::in_place_t, std::array<std::shared_ptr<const void>, K> keep, A&&... a)
-      : node_{std::forward<A>(a)...}, keep_(std::move(keep)) {}
-
   /// Builds the node from `make()`'s result, in place (no copy of the tree).
   template <class Make>
-  expr(detail::node_from_t, std::array<std::shared_ptr<const void>, K> keep, Make&& make)
+  expr(std::in_place_t, std::array<std::shared_ptr<const void>, K> keep, Make&& make)
       : node_(make()), keep_(std::move(keep)) {}
 
   /// The kernel-side node tree.
@@ -213,7 +200,7 @@ SINTER_FORCEINLINE auto make_map_resolved(const char* name, F f, E&&... e) {
   constexpr std::size_t K = (std::size_t{0} + ... + std::remove_cvref_t<E>::keep_count());
   using node = map_node<F, typename std::remove_cvref_t<E>::node_type...>;
   auto shape = broadcast_all(name, e.shape()...);
-  return expr<node, P, K>(node_from, concat_keep<K>(e...), [&] { return node{f, node_pack(e...), shape}; });
+  return expr<node, P, K>(std::in_place, concat_keep<K>(e...), [&] { return node{f, node_pack(e...), shape}; });
 }
 
 /// Build the map node `f(x...)`: operands converted, scalars resolved

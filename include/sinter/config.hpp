@@ -46,6 +46,15 @@
 #define SINTER_NOINLINE inline __attribute__((noinline))
 #endif
 
+/// SINTER_COLD marks a host path taken rarely (the trace's record of a
+/// pass): GCC and Clang optimise it for size and move it out of the hot code,
+/// which also makes its per-expression copies cheaper to compile.
+#if defined(__GNUC__) || defined(__clang__)
+#define SINTER_COLD __attribute__((cold))
+#else
+#define SINTER_COLD
+#endif
+
 /// SINTER_WIDE_VECTORS lets GCC's vectoriser use 512-bit vectors in one host
 /// function when the build targets AVX-512 and is tuned for a CPU that GCC
 /// gives 256-bit vectors by default: Intel's AVX-512 cores, Skylake-X to

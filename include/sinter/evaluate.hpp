@@ -95,48 +95,74 @@ SINTER_FORCEINLINE bool contiguous_overlap(const T* out, index_t n, const Node& 
   }
 }
 
+/// Appends `text` to `s` (out of line: describe_into's string work is one
+/// copy per program, not one per node type).
+SINTER_NOINLINE void append_text(std::string& s, const char* text) { s += text; }
+
+/// Appends n's description, "exp(add(f32[4], f32[4]))", to `s`: one small
+/// cold function per node type, its string work in append_text and
+/// append_leaf_label.
+template <class Node>
+SINTER_COLD void describe_into(std::string& s, const Node& n) {
+  if constexpr (requires { n.args; }) {
+    if constexpr (requires { Node::functor_type::name; }) append_text(s, Node::functor_type::name);
+    else append_text(s, "map");
+    append_text(s, "(");
+    bool first = true;
+    for_each(n.args, [&](const auto& c) {
+      if (!first) append_text(s, ", ");
+      first = false;
+      describe_into(s, c);
+    });
+    append_text(s, ")");
+  } else if constexpr (is_memory_leaf<Node>::value) {
+    append_leaf_label(s, dtype_name<std::remove_const_t<typename Node::value_type>>(), n.shape.data(), n.shape.size());
+  } else if constexpr (requires { n.gen; }) {
+    append_text(s, decltype(n.gen)::name);
+    append_text(s, "<");
+    append_leaf_label(s, dtype_name<std::remove_const_t<typename Node::value_type>>(), n.shape.data(), n.shape.size());
+    append_text(s, ">");
+  } else {
+    append_text(s, "scalar<");
+    append_text(s, dtype_name<std::remove_const_t<typename Node::value_type>>());
+    append_text(s, ">");
+  }
+}
+
 /// "exp(add(f32[4], f32[4]))"
 template <class Node>
 std::string describe(const Node& n) {
-  if constexpr (requires { n.args; }) {
-    std::string s;
-    if constexpr (requires { Node::functor_type::name; }) s = Node::functor_type::name;
-    else s = "map";
-    s += "(";
-    bool first = true;
-    for_each(n.args, [&](const auto& c) {
-      if (!first) s += ", ";
-      first = false;
-      s += describe(c);
-    });
-    return s + ")";
-  } else if constexpr (is_memory_leaf<Node>::value) {
-    return leaf_label<typename Node::value_type>(n.shape);
-  } else if constexpr (requires { n.gen; }) {
-    return std::string(decltype(n.gen)::name) + "<" + leaf_label<typename Node::value_type>(n.shape) + ">";
-  } else {
-    return std::string("scalar<") + dtype_name<typename Node::value_type>() + ">";
-  }
+  std::string s;
+  describe_into(s, n);
+  return s;
 }
+
+/// The distinct memory inputs of a pass and their bytes, for the trace.
+struct input_tally {
+  std::vector<std::pair<const void*, index_t>> seen;
+  std::size_t total = 0;
+  /// Counts `count` elements of `elem` bytes at p, unless counted already
+  /// (out of line: one copy per program).
+  SINTER_NOINLINE void add(const void* p, index_t count, std::size_t elem) {
+    const std::pair<const void*, index_t> key{p, count};
+    if (std::find(seen.begin(), seen.end(), key) != seen.end()) return;
+    seen.push_back(key);
+    total += static_cast<std::size_t>(count) * elem;
+  }
+};
 
 /// Bytes of the distinct memory inputs of one or more trees (each counted
 /// once).
 template <class... Node>
-std::size_t input_bytes(const Node&... n) {
-  std::size_t total = 0;
-  std::vector<std::pair<const void*, index_t>> seen;
+SINTER_COLD std::size_t input_bytes(const Node&... n) {
+  input_tally tally;
   const auto add = [&](const auto& leaf) {
     using L = std::remove_cvref_t<decltype(leaf)>;
-    if constexpr (is_memory_leaf<L>::value) {
-      const index_t count = shape_size(leaf.shape);
-      const std::pair<const void*, index_t> key{leaf.ptr, count};
-      if (std::find(seen.begin(), seen.end(), key) != seen.end()) return;
-      seen.push_back(key);
-      total += static_cast<std::size_t>(count) * sizeof(typename L::value_type);
-    }
+    if constexpr (is_memory_leaf<L>::value)
+      tally.add(leaf.ptr, shape_size(leaf.shape), sizeof(typename L::value_type));
   };
   (for_each_leaf(n, add), ...);
-  return total;
+  return tally.total;
 }
 
 /// Fold together adjacent axes that the output and every leaf traverse as
@@ -153,6 +179,39 @@ Node collapse_from(memory_leaf<T, R>& out, const Node& bound, std::size_t d) {
     }
   return bound;
 }
+/// Builds a pass's record from its parts and emits it (trace.hpp; out of
+/// line: one copy per program).
+SINTER_NOINLINE void emit_pass(std::string policy, std::string expression, index_t elements, std::size_t bytes_read,
+                               std::size_t bytes_written, double seconds, std::string detail) {
+  pass_record r;
+  r.policy = std::move(policy);
+  r.expression = std::move(expression);
+  r.elements = elements;
+  r.bytes_read = bytes_read;
+  r.bytes_written = bytes_written;
+  r.seconds = seconds;
+  r.detail = std::move(detail);
+  emit(r);
+}
+
+/// evaluate_pass while a trace is active: runs the pass, timed, and emits
+/// its record. Cold: one per expression, and rarely taken.
+template <class P, class T, std::size_t R, class Node, class Bound>
+SINTER_COLD SINTER_NOINLINE void evaluate_traced(const P& pol, const memory_leaf<T, R>& out, const Bound& bound,
+                                                 const extents<R>& out_shape, const Node& node) {
+  const auto t0 = std::chrono::steady_clock::now();
+  std::string path;
+  backend<P>::evaluate(pol, out, bound, &path);
+  const auto t1 = std::chrono::steady_clock::now();
+  std::string expression = leaf_label<T>(out_shape);
+  append_text(expression, " = ");
+  describe_into(expression, node);
+  const index_t n = shape_size(out.shape);
+  emit_pass(backend<P>::label(pol), std::move(expression), n, input_bytes(node),
+            static_cast<std::size_t>(n) * sizeof(T), std::chrono::duration<double>(t1 - t0).count(),
+            std::move(path));
+}
+
 /// Evaluate the (collapsed) pass `out = bound` on `pol`, recording it for
 /// the trace when one is active; `out_shape` and `node` are what the user
 /// wrote, for the record.
@@ -163,19 +222,7 @@ void evaluate_pass(const P& pol, const memory_leaf<T, R>& out, const Bound& boun
     backend<P>::evaluate(pol, out, bound, nullptr);
     return;
   }
-  const auto t0 = std::chrono::steady_clock::now();
-  std::string path;
-  backend<P>::evaluate(pol, out, bound, &path);
-  const auto t1 = std::chrono::steady_clock::now();
-  pass_record r;
-  r.policy = backend<P>::label(pol);
-  r.expression = leaf_label<T>(out_shape) + " = " + describe(node);
-  r.elements = shape_size(out.shape);
-  r.bytes_read = input_bytes(node);
-  r.bytes_written = static_cast<std::size_t>(r.elements) * sizeof(T);
-  r.seconds = std::chrono::duration<double>(t1 - t0).count();
-  r.detail = std::move(path);
-  emit(r);
+  evaluate_traced(pol, out, bound, out_shape, node);
 }
 
 /// Run `out = node` as one pass on policy `pol`; `bound` is node bound to

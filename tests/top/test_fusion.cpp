@@ -122,3 +122,49 @@ TEST_CASE("generators fuse: arange and linspace allocate nothing") {
   CHECK(t.passes()[0].bytes_read == 0);
   for (st::index_t i = 0; i < 11; ++i) CHECK(out(i) == doctest::Approx(static_cast<double>(i) * 0.2 + static_cast<double>(i)));
 }
+
+TEST_CASE_TEMPLATE("the trace records each pass's expression and its distinct inputs' bytes", P, st::host, st::par) {
+  const st::index_t rows = 3, cols = 7;
+  auto vm = random_floats(static_cast<std::size_t>(rows * cols), 7);
+  auto vr = random_floats(static_cast<std::size_t>(cols), 8);
+  st::array<float, 2, P> m({rows, cols});
+  std::copy(vm.begin(), vm.end(), m.begin());
+  st::array<float, 1, P> row({cols});
+  std::copy(vr.begin(), vr.end(), row.begin());
+  st::array<double, 2, P> out({rows, cols});
+
+  st::trace_scope t;
+  // m twice, a broadcast row, a generator and a scalar: m's and row's bytes
+  // count once each, the generator's and the scalar's not at all.
+  out = st::cast<double>(m * m + row) * st::linspace<double>(0, 1, cols) - 0.5;
+  const auto passes = t.passes();
+  REQUIRE(passes.size() == 1);
+  const auto& r = passes[0];
+  CHECK(r.policy == (std::is_same_v<P, st::par> ? "par" : "host"));
+  CHECK(r.expression ==
+        "float64[3,7] = subtract(multiply(cast(add(multiply(float32[3,7], float32[3,7]), float32[7])), "
+        "linspace<float64[7]>), scalar<float64>)");
+  CHECK(r.elements == rows * cols);
+  CHECK(r.bytes_read == static_cast<std::size_t>(rows * cols + cols) * sizeof(float));
+  CHECK(r.bytes_written == static_cast<std::size_t>(rows * cols) * sizeof(double));
+  st::index_t bad = 0;
+  for (st::index_t i = 0; i < rows; ++i)
+    for (st::index_t j = 0; j < cols; ++j) {
+      const float x = vm[static_cast<std::size_t>(i * cols + j)];
+      const double ref = static_cast<double>(x * x + vr[static_cast<std::size_t>(j)]) *
+                             (static_cast<double>(j) / static_cast<double>(cols - 1)) - 0.5;
+      // The float part may be contracted to an FMA: one float rounding apart.
+      if (!(std::abs(out(i, j) - ref) <= 1e-6 * std::max(1.0, std::abs(ref)))) ++bad;
+    }
+  CHECK(bad == 0);
+
+  // A view of m (every other column) reads the elements it spans: counted by
+  // its own shape, not m's.
+  st::array<float, 2, P> every_other({rows, 4});
+  every_other = m(st::all, st::slice(0, st::end, 2)) * 2.f;
+  REQUIRE(t.passes().size() == 2);
+  CHECK(t.passes()[1].expression == "float32[3,4] = multiply(float32[3,4], scalar<float32>)");
+  CHECK(t.passes()[1].bytes_read == static_cast<std::size_t>(rows * 4) * sizeof(float));
+  for (st::index_t i = 0; i < rows; ++i)
+    for (st::index_t j = 0; j < 4; ++j) CHECK(every_other(i, j) == vm[static_cast<std::size_t>(i * cols + 2 * j)] * 2.f);
+}

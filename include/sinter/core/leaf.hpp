@@ -331,16 +331,24 @@ struct scalar_leaf {
 template <class T> struct is_memory_leaf : std::false_type {};
 template <class T, std::size_t R> struct is_memory_leaf<memory_leaf<T, R>> : std::true_type {};
 
-/// "f32[3, 4]": how a leaf appears in a trace line.
+/// Appends "f32[3,4]" to `out` for a leaf of dtype `dtype` and shape
+/// shape[0..rank) (out of line: one copy per program).
+SINTER_NOINLINE void append_leaf_label(std::string& out, const char* dtype, const index_t* shape, std::size_t rank) {
+  out += dtype;
+  out += '[';
+  for (std::size_t d = 0; d != rank; ++d) {
+    if (d) out += ',';
+    out += std::to_string(shape[d]);
+  }
+  out += ']';
+}
+
+/// "f32[3,4]": how a leaf appears in a trace line.
 template <class T, std::size_t R>
 std::string leaf_label(const extents<R>& s) {
-  std::string out = dtype_name<std::remove_const_t<T>>();
-  out += "[";
-  for (std::size_t d = 0; d != R; ++d) {
-    if (d) out += ",";
-    out += std::to_string(s[d]);
-  }
-  return out + "]";
+  std::string out;
+  append_leaf_label(out, dtype_name<std::remove_const_t<T>>(), s.data(), R);
+  return out;
 }
 
 }  // namespace sinter::detail

@@ -180,19 +180,17 @@ std::string reduce_detail(const char* what, const E& e, bool full) {
   return s;
 }
 
-/// Record a reduction pass for the trace.
+/// Record a reduction pass for the trace (cold, out of line: the string
+/// work is describe_into's and emit_pass's, as for an assignment's pass).
 template <class P, class E>
-void trace_reduce(const P& pol, const char* name, const E& e, std::size_t out_bytes, double seconds,
-                  const std::string& what) {
-  pass_record r;
-  r.policy = backend<P>::label(pol);
-  r.expression = std::string(name) + "(" + describe(e.node()) + ")";
-  r.elements = e.size();
-  r.bytes_read = input_bytes(e.node());
-  r.bytes_written = out_bytes;
-  r.seconds = seconds;
-  r.detail = what;
-  emit(r);
+SINTER_COLD SINTER_NOINLINE void trace_reduce(const P& pol, const char* name, const E& e, std::size_t out_bytes,
+                                              double seconds, const std::string& what) {
+  std::string expression;
+  append_text(expression, name);
+  append_text(expression, "(");
+  describe_into(expression, e.node());
+  append_text(expression, ")");
+  emit_pass(backend<P>::label(pol), std::move(expression), e.size(), input_bytes(e.node()), out_bytes, seconds, what);
 }
 
 /// Full reduction of x on the policy value `own` (when x wraps an operand

@@ -41,7 +41,8 @@ concept tie_output = requires(O& o) {
 /// their index mappings.
 template <class T, std::size_t R, class Node>
 bool touches(const memory_leaf<T, R>& out, const Node& n) {
-  const auto [olo, ohi] = byte_range(out);
+  const auto range = byte_range(out);  // not a structured binding: Clang 14 cannot capture one
+  const std::uintptr_t olo = range.first, ohi = range.second;
   if (olo == ohi) return false;
   bool hit = false;
   for_each_leaf(n, [&](const auto& leaf) {
@@ -69,6 +70,31 @@ void for_index(F&& f) {
   }(std::make_index_sequence<N>{});
 }
 
+/// Record a tied pass for the trace: "(f32[4], f32[4]) = (add(..), ..)"
+/// (cold, out of line: the string work is describe_into's and emit_pass's).
+template <class P, class... T, std::size_t R, class... E>
+SINTER_COLD SINTER_NOINLINE void trace_tie(const P& pol, const std::tuple<memory_leaf<T, R>...>& outs,
+                                           const std::tuple<E...>& exprs, double seconds, std::string path) {
+  std::string lhs = "(", rhs = "(";
+  for_index<sizeof...(T)>([&](auto kc) {
+    constexpr std::size_t k = decltype(kc)::value;
+    if constexpr (k > 0) {
+      append_text(lhs, ", ");
+      append_text(rhs, ", ");
+    }
+    using Tk = std::tuple_element_t<k, std::tuple<T...>>;
+    append_leaf_label(lhs, dtype_name<std::remove_const_t<Tk>>(), get<k>(outs).shape.data(), R);
+    describe_into(rhs, get<k>(exprs).node());
+  });
+  append_text(lhs, ") = ");
+  append_text(rhs, ")");
+  lhs += rhs;
+  const index_t n = shape_size(get<0>(outs).shape);
+  emit_pass(backend<P>::label(pol), std::move(lhs), n,
+            std::apply([](const auto&... e) { return input_bytes(e.node()...); }, exprs),
+            static_cast<std::size_t>(n) * (0 + ... + sizeof(T)), seconds, std::move(path));
+}
+
 /// The pass of a backend that runs tied outputs of rank >= 1 itself (host,
 /// par: `backend<P>::run_tie`), with its trace record when one is active;
 /// false, with nothing done, for other backends and rank 0.
@@ -84,21 +110,7 @@ bool run_tie_fused(const P& pol, const std::tuple<memory_leaf<T, R>...>& outs, c
     std::string path;
     backend<P>::run_tie(pol, outs, bounds, &path);
     const auto t1 = std::chrono::steady_clock::now();
-    pass_record r;
-    r.policy = backend<P>::label(pol);
-    std::string lhs, rhs;
-    for_index<sizeof...(T)>([&](auto kc) {
-      constexpr std::size_t k = decltype(kc)::value;
-      lhs += (k == 0 ? "" : ", ") + leaf_label<std::tuple_element_t<k, std::tuple<T...>>>(get<k>(outs).shape);
-      rhs += (k == 0 ? "" : ", ") + describe(get<k>(exprs).node());
-    });
-    r.expression = "(" + lhs + ") = (" + rhs + ")";
-    r.elements = shape_size(get<0>(outs).shape);
-    r.bytes_read = std::apply([](const auto&... e) { return input_bytes(e.node()...); }, exprs);
-    r.bytes_written = static_cast<std::size_t>(r.elements) * (0 + ... + sizeof(T));
-    r.seconds = std::chrono::duration<double>(t1 - t0).count();
-    r.detail = std::move(path);
-    emit(r);
+    trace_tie(pol, outs, exprs, std::chrono::duration<double>(t1 - t0).count(), std::move(path));
     return true;
   } else {
     (void)pol, (void)outs, (void)exprs, (void)bounds;

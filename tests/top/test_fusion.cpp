@@ -168,3 +168,52 @@ TEST_CASE_TEMPLATE("the trace records each pass's expression and its distinct in
   for (st::index_t i = 0; i < rows; ++i)
     for (st::index_t j = 0; j < 4; ++j) CHECK(every_other(i, j) == vm[static_cast<std::size_t>(i * cols + 2 * j)] * 2.f);
 }
+
+TEST_CASE_TEMPLATE("the trace records tied passes and reductions like assignments", P, st::host, st::par) {
+  const st::index_t rows = 3, cols = 7;
+  auto vm = random_floats(static_cast<std::size_t>(rows * cols), 11);
+  auto vr = random_floats(static_cast<std::size_t>(cols), 12);
+  st::array<float, 2, P> m({rows, cols});
+  std::copy(vm.begin(), vm.end(), m.begin());
+  st::array<float, 1, P> row({cols});
+  std::copy(vr.begin(), vr.end(), row.begin());
+  st::array<double, 2, P> d({rows, cols});
+  st::array<float, 2, P> e({rows, cols});
+  const std::string pol = std::is_same_v<P, st::par> ? "par" : "host";
+
+  st::trace_scope t;
+  st::tie(d, e) = std::tuple(st::cast<double>(m * row), m - 1.f);
+  const double total = st::sum(m * m);
+  const auto by_row = st::sum(m * row, st::axis(1));
+  const auto passes = t.passes();
+  REQUIRE(passes.size() == 3);
+  // The tie: both outputs on the left, m and row read once between them.
+  CHECK(passes[0].policy == pol);
+  CHECK(passes[0].expression ==
+        "(float64[3,7], float32[3,7]) = (cast(multiply(float32[3,7], float32[7])), subtract(float32[3,7], scalar<float32>))");
+  CHECK(passes[0].elements == rows * cols);
+  CHECK(passes[0].bytes_read == static_cast<std::size_t>(rows * cols + cols) * sizeof(float));
+  CHECK(passes[0].bytes_written == static_cast<std::size_t>(rows * cols) * (sizeof(double) + sizeof(float)));
+  // The reductions: the reduction's name around its operand.
+  CHECK(passes[1].expression == "sum(multiply(float32[3,7], float32[3,7]))");
+  CHECK(passes[1].bytes_read == static_cast<std::size_t>(rows * cols) * sizeof(float));
+  CHECK(passes[2].expression == "sum(multiply(float32[3,7], float32[7]))");
+  CHECK(passes[2].bytes_read == static_cast<std::size_t>(rows * cols + cols) * sizeof(float));
+  CHECK(passes[2].bytes_written == static_cast<std::size_t>(rows) * sizeof(float));
+
+  double ref_total = 0;
+  st::index_t bad = 0;
+  for (st::index_t i = 0; i < rows; ++i) {
+    double ref_row = 0;
+    for (st::index_t j = 0; j < cols; ++j) {
+      const double x = vm[static_cast<std::size_t>(i * cols + j)], r = vr[static_cast<std::size_t>(j)];
+      ref_total += x * x;
+      ref_row += x * r;
+      if (d(i, j) != static_cast<double>(static_cast<float>(x * r))) ++bad;
+      if (e(i, j) != static_cast<float>(x - 1.0)) ++bad;
+    }
+    if (!(std::abs(by_row(i) - ref_row) <= 1e-5 * std::max(1.0, std::abs(ref_row)))) ++bad;
+  }
+  CHECK(bad == 0);
+  CHECK(total == doctest::Approx(ref_total).epsilon(1e-5));
+}

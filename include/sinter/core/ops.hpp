@@ -121,7 +121,7 @@ struct div : arith<div> {
         constexpr T lowest = math::limits<T>::min;
         wrap = (a == lowest) & (b == T(-1));
       }
-      const T bs = (b == T(0)) | wrap ? T(1) : b;
+      const T bs = ((b == T(0)) | wrap) ? T(1) : b;
       const T q = static_cast<T>(a / bs);
       return b == T(0) ? T(0) : q;
     } else {
@@ -139,7 +139,7 @@ struct mod : arith<mod> {
         constexpr T lowest = math::limits<T>::min;
         wrap = (a == lowest) & (b == T(-1));
       }
-      const T bs = (b == T(0)) | wrap ? T(1) : b;
+      const T bs = ((b == T(0)) | wrap) ? T(1) : b;
       const T r = static_cast<T>(a % bs);
       return b == T(0) ? T(0) : r;
     } else {
@@ -188,7 +188,7 @@ struct minimum : arith<minimum> {
   SINTER_OP_NAME(minimum);
   static constexpr bool bool_ok = true;
   template <class T> SINTER_HD static T apply(T a, T b) {
-    if constexpr (!std::is_integral_v<T>) return (a != a) | (b != b) ? a + b : (a < b ? a : b);
+    if constexpr (!std::is_integral_v<T>) return ((a != a) | (b != b)) ? a + b : (a < b ? a : b);
     else return a < b ? a : b;
   }
 };
@@ -198,7 +198,7 @@ struct maximum : arith<maximum> {
   SINTER_OP_NAME(maximum);
   static constexpr bool bool_ok = true;
   template <class T> SINTER_HD static T apply(T a, T b) {
-    if constexpr (!std::is_integral_v<T>) return (a != a) | (b != b) ? a + b : (a > b ? a : b);
+    if constexpr (!std::is_integral_v<T>) return ((a != a) | (b != b)) ? a + b : (a > b ? a : b);
     else return a > b ? a : b;
   }
 };

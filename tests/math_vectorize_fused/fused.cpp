@@ -1,6 +1,7 @@
 // One fused sinter expression per case (-DCASE=N); check.sh asserts that the
 // host policy's contiguous loop (policy/host_loop.hpp, store_range) is
-// vectorised for each: transcendental functions, mixed types, where, casts.
+// vectorised for each: transcendental functions, mixed types, where, casts,
+// plain arithmetic, a row broadcast.
 #include <sinter/sinter.hpp>
 
 namespace st = sinter;
@@ -23,4 +24,14 @@ void f(F& c, const F& a, const st::array<int, 1>& i) { c = st::where(a > 0.f, a,
 void f(st::array<st::half, 1>& c, const st::array<st::half, 1>& a, const F& b) { c = st::exp(st::cast<float>(a)) + b; }
 #elif CASE == 7  // hyperbolic and inverse functions, double
 void f(D& c, const D& a) { c = st::asinh(a) + st::log1p(st::abs(a)) + st::expm1(a) + st::cbrt(a); }
+#elif CASE == 8  // BabelStream add, float
+void f(F& c, const F& a, const F& b) { c = a + b; }
+#elif CASE == 9  // BabelStream triad, double
+void f(D& c, const D& a, const D& b) { c = a + 0.4 * b; }
+#elif CASE == 10  // a row broadcast over a matrix (the strided pass's unit-stride rows)
+void f(st::array<float, 2>& c, const st::array<float, 2>& a, const F& row) { c = a * row + 1.f; }
+#elif CASE == 11  // narrow integers widened
+void f(st::array<int, 1>& c, const st::array<std::int8_t, 1>& a, const st::array<std::int16_t, 1>& b) {
+  c = st::cast<int>(a) * st::cast<int>(b);
+}
 #endif

@@ -39,9 +39,7 @@ void eval_range(const Node& node, const extents<R>& shape, index_t s, index_t e,
     if (s < e) out[0] = node.linear().load(0);
   } else {
     if (node.unit()) {
-      const auto c = node.linear();
-      SINTER_IVDEP
-      for (index_t i = s; i < e; ++i) out[i - s] = c.load(i);
+      store_run(out, node.linear(), s, e - s);
       return;
     }
     const index_t inner = shape[R - 1];
@@ -56,9 +54,7 @@ void eval_range(const Node& node, const extents<R>& shape, index_t s, index_t e,
     while (pos < e) {
       const auto c = node.row(idx);
       const index_t cnt = inner - j < e - pos ? inner - j : e - pos;
-      V* o = out + (pos - s);
-      SINTER_IVDEP
-      for (index_t t = 0; t < cnt; ++t) o[t] = c.load(j + t);
+      store_run(out + (pos - s), c, j, cnt);
       pos += cnt;
       j = 0;
       for (std::size_t d = R - 1; d-- > 0;) {

@@ -109,6 +109,31 @@ TEST_CASE("reduce: par is bitwise identical to host for 1, 2, 3 and 8 threads") 
   }
 }
 
+// A user map is not plain arithmetic, so its sum keeps the lane arrays
+// (reduce/host_engine.hpp, fold_leaf); a sum or product of plain arithmetic
+// holds the same lanes in vector values of the target's width
+// (vec_pairwise). Both must give the same bits: same lanes, same order, on
+// every ISA.
+template <class T>
+struct reduce_identity_map {
+  SINTER_HD T operator()(T x) const { return x; }
+};
+TEST_CASE_TEMPLATE("reduce: the vector lanes fold in the lane arrays' order, bit for bit", T, float, double) {
+  std::vector<std::int64_t> sizes;
+  for (std::int64_t n = 0; n <= 300; ++n) sizes.push_back(n);
+  for (const std::int64_t n : {1023, 1024, 1025, 2047, 2048, 2049, 4095, 4096, 4097, 6143, 8192, 12289, 65537})
+    sizes.push_back(n);
+  for (const std::int64_t n : sizes) {
+    const auto d = make_data<T>(static_cast<std::size_t>(n), 43u);
+    const auto a = make_array<T, 1, st::host>({n}, d);
+    const T plain = st::sum(a), mapped = st::sum(st::map(reduce_identity_map<T>{}, a));
+    CHECK_MESSAGE(std::memcmp(&plain, &mapped, sizeof(T)) == 0, "sum, n = " << n);
+    // Factors near 1, so that a product of thousands stays finite.
+    const T p1 = st::prod(a * T(1e-3) + T(1)), p2 = st::prod(st::map(reduce_identity_map<T>{}, a * T(1e-3) + T(1)));
+    CHECK_MESSAGE(std::memcmp(&p1, &p2, sizeof(T)) == 0, "prod, n = " << n);
+  }
+}
+
 // ---- edge cases ------------------------------------------------------------
 
 TEST_CASE_TEMPLATE("reduce: empty inputs", P, st::host, st::par) {

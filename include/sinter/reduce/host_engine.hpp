@@ -124,16 +124,29 @@ struct load_as {
 #endif
 
 #if SINTER_DETAIL_VEC_LANES
-/// 64 bytes of A as one GCC vector value (16 floats or 8 doubles).
+/// Bytes of the vector values that hold a pairwise fold's lanes: the
+/// target's vector registers (64 with AVX-512, 32 with AVX, else 16). GCC
+/// splits a vector value wider than the ISA's into halves that it moved
+/// through general registers: with 64-byte values on an AVX2 build, a float
+/// dot product ran at a quarter of Eigen's speed (bench_babel dot f32 at 2^12
+/// on a Zen 3: 26 GB/s, Eigen 100).
+#if defined(__AVX512F__)
+inline constexpr int vec_lane_bytes = 64;
+#elif defined(__AVX__)
+inline constexpr int vec_lane_bytes = 32;
+#else
+inline constexpr int vec_lane_bytes = 16;
+#endif
+/// vec_lane_bytes of A as one GCC vector value.
 template <class A>
-struct vec64 {};
+struct vec_of {};
 template <>
-struct vec64<float> {
-  typedef float type __attribute__((vector_size(64)));
+struct vec_of<float> {
+  typedef float type __attribute__((vector_size(vec_lane_bytes)));
 };
 template <>
-struct vec64<double> {
-  typedef double type __attribute__((vector_size(64)));
+struct vec_of<double> {
+  typedef double type __attribute__((vector_size(vec_lane_bytes)));
 };
 /// a = Op::combine(a, b) on vector values, by reference (a vector passed by
 /// value changes the calling convention where it is wider than the ISA's).
@@ -142,13 +155,28 @@ SINTER_FORCEINLINE void vec_combine(T& a, const T& b) {
   if constexpr (std::is_same_v<Op, reduce_ops::sum>) a = a + b;
   else a = a * b;
 }
-/// a[j] = Op::combine(a[j], b[j]) for the four vectors of lanes.
-template <class Op, class T>
-SINTER_FORCEINLINE void vec_combine4(T* a, const T* b) {
-  vec_combine<Op>(a[0], b[0]);
-  vec_combine<Op>(a[1], b[1]);
-  vec_combine<Op>(a[2], b[2]);
-  vec_combine<Op>(a[3], b[3]);
+/// a[j] = Op::combine(a[j], b[j]) for each vector of lanes j (written out,
+/// not a loop: a loop kept the vectors in memory).
+template <class Op, class T, int... j>
+SINTER_FORCEINLINE void vec_combine_all(T* a, const T* b, std::integer_sequence<int, j...>) {
+  (vec_combine<Op>(a[j], b[j]), ...);
+}
+/// a[j] = b[j] for each vector of lanes j (written out, as vec_combine_all).
+template <class T, int... j>
+SINTER_FORCEINLINE void vec_copy_all(T* a, const T* b, std::integer_sequence<int, j...>) {
+  ((a[j] = b[j]), ...);
+}
+/// a[j] = v for each vector of lanes j.
+template <class T, int... j>
+SINTER_FORCEINLINE void vec_fill(T* a, const T& v, std::integer_sequence<int, j...>) {
+  ((a[j] = v), ...);
+}
+/// The vector levels of fold_lanes: a[k] = Op::combine(a[k], a[k + H]) for
+/// k < H, then H / 2, down to one vector.
+template <class Op, int H, class T, int... k>
+SINTER_FORCEINLINE void vec_tree(T* a, std::integer_sequence<int, k...>) {
+  (vec_combine<Op>(a[k], a[k + H]), ...);
+  if constexpr (H > 1) vec_tree<Op, H / 2>(a, std::make_integer_sequence<int, H / 2>{});
 }
 /// acc = Op::combine(acc, (lift(x(o + t)), t = 0 .. W-1)): W consecutive
 /// values as one vector value, written without a loop (a loop over its
@@ -157,6 +185,12 @@ template <class Op, class V, class T, class X, int... t>
 SINTER_FORCEINLINE void vec_fold(T& acc, const X& x, index_t o, index_t b, std::integer_sequence<int, t...>) {
   const T v = {Op::template lift<V>(x(o + t), b + t)...};
   vec_combine<Op>(acc, v);
+}
+/// vec_fold into each vector of lanes j: cur[j] takes the W values at
+/// o + j * W.
+template <class Op, class V, int W, class T, class X, int... j>
+SINTER_FORCEINLINE void vec_fold_all(T* cur, const X& x, index_t o, index_t b, std::integer_sequence<int, j...>) {
+  (vec_fold<Op, V>(cur[j], x, o + j * W, b + j * W, std::make_integer_sequence<int, W>{}), ...);
 }
 /// Whether a contiguous cursor computes its elements with plain arithmetic
 /// only (loads, scalars, + - * negation, abs, square, fma), which GCC
@@ -193,8 +227,9 @@ template <class Op, class A, class X>
 inline constexpr bool vec_lanes_v = (std::is_same_v<Op, reduce_ops::sum> || std::is_same_v<Op, reduce_ops::prod>) &&
                                     (std::is_same_v<A, float> || std::is_same_v<A, double>) && plain_load_v<X>;
 
-/// pairwise with its leaf_lanes<A> lanes held as four vector values, not
-/// arrays: the same lanes, order and bits. GCC kept the arrays on the
+/// pairwise with its leaf_lanes<A> lanes held as vector values of the
+/// target's width (vec_lane_bytes: four AVX-512 vectors, eight AVX ones),
+/// not arrays: the same lanes, order and bits. GCC kept the arrays on the
 /// stack, stored and reloaded between the leaf loop, its remainder, the
 /// leaves' combination and the final tree, a store-to-load round trip each
 /// on the critical path (38% of a float dot product of 1024 elements was
@@ -203,43 +238,38 @@ inline constexpr bool vec_lanes_v = (std::is_same_v<Op, reduce_ops::sum> || std:
 template <class Op, class V, class X>
 SINTER_FORCEINLINE auto vec_pairwise(const X& x, index_t off, index_t n, index_t base) {
   using A = typename Op::template acc_t<V>;
-  using T = typename vec64<A>::type;
+  using T = typename vec_of<A>::type;
   constexpr int L = leaf_lanes<A>;
-  constexpr int W = 64 / static_cast<int>(sizeof(A));
-  static_assert(L == 4 * W, "four vectors of lanes");
-  using lanes = std::make_integer_sequence<int, W>;
+  constexpr int W = vec_lane_bytes / static_cast<int>(sizeof(A));
+  constexpr int NV = L / W;
+  static_assert(NV * W == L && NV >= 2, "whole vectors of lanes");
+  using vectors = std::make_integer_sequence<int, NV>;
   constexpr index_t B = leaf_block<A>;
   const T id = T{} + Op::template identity<V>();
-  T acc[4] = {}, pair[4] = {};
+  T acc[NV] = {}, pair[NV] = {};
   const index_t leaves = n > B ? (n + B - 1) / B : 1;
   for (index_t l = 0; l < leaves; ++l) {
     const index_t o = off + l * B, b = base + l * B, m = n - l * B < B ? n - l * B : B;
-    T cur[4] = {id, id, id, id};
+    T cur[NV];
+    vec_fill(cur, id, vectors{});
     index_t i = 0;
-    for (; i + L <= m; i += L) {
-      vec_fold<Op, V>(cur[0], x, o + i, b + i, lanes{});
-      vec_fold<Op, V>(cur[1], x, o + i + W, b + i + W, lanes{});
-      vec_fold<Op, V>(cur[2], x, o + i + 2 * W, b + i + 2 * W, lanes{});
-      vec_fold<Op, V>(cur[3], x, o + i + 3 * W, b + i + 3 * W, lanes{});
-    }
+    for (; i + L <= m; i += L) vec_fold_all<Op, V, W>(cur, x, o + i, b + i, vectors{});
     if (i < m) {
       A lane[L];
       __builtin_memcpy(lane, cur, sizeof lane);
       for (index_t k = 0; i + k < m; ++k) lane[k] = Op::combine(lane[k], Op::template lift<V>(x(o + i + k), b + i + k));
       __builtin_memcpy(cur, lane, sizeof lane);
     }
-    // Written out per vector: a loop over the four left acc and pair in memory.
-    if (l == 0) acc[0] = cur[0], acc[1] = cur[1], acc[2] = cur[2], acc[3] = cur[3];
-    else if (l == 1) vec_combine4<Op>(acc, cur);
-    else if (l == 2) pair[0] = cur[0], pair[1] = cur[1], pair[2] = cur[2], pair[3] = cur[3];
-    else vec_combine4<Op>(pair, cur);
+    // ((L0 + L1) + (L2 + L3)), per vector.
+    if (l == 0) vec_copy_all(acc, cur, vectors{});
+    else if (l == 1) vec_combine_all<Op>(acc, cur, vectors{});
+    else if (l == 2) vec_copy_all(pair, cur, vectors{});
+    else vec_combine_all<Op>(pair, cur, vectors{});
   }
-  if (leaves > 2) vec_combine4<Op>(acc, pair);
-  // fold_lanes' first two levels (lane k + L/2, then k + L/4) are vector 0
-  // with 2 and 1 with 3, then their combination; then the lanes of one vector.
-  vec_combine<Op>(acc[0], acc[2]);
-  vec_combine<Op>(acc[1], acc[3]);
-  vec_combine<Op>(acc[0], acc[1]);
+  if (leaves > 2) vec_combine_all<Op>(acc, pair, vectors{});
+  // fold_lanes' levels down to one vector (lane k with k + L/2, then k +
+  // L/4, ...: vector j with j + NV/2, ...), then the lanes of that vector.
+  vec_tree<Op, NV / 2>(acc, std::make_integer_sequence<int, NV / 2>{});
   A lane[W];
   __builtin_memcpy(lane, &acc[0], sizeof lane);
   return fold_lanes<Op, W / 2>(lane);

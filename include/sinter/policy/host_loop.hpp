@@ -42,10 +42,10 @@ SINTER_HD SINTER_FORCEINLINE T convert(V v) {
 #define SINTER_IVDEP
 #endif
 
-/// o[k] = c.load(lo + k) for k in [0, n): store_range_loop's loop, also
-/// the staging loop of strided reductions (reduce/host_engine.hpp). It is
-/// split in two: whole 64-byte lines of output, whose count has its low
-/// bits masked off, then the remaining elements. GCC 12 at -O2 (CMake's
+/// o[k] = c.load(lo + k) for k in [0, n): store_range's loop, also the
+/// staging loop of strided reductions (reduce/host_engine.hpp).
+/// It is split in two: whole 64-byte lines of output, whose count has its
+/// low bits masked off, then the remaining elements. GCC 12 at -O2 (CMake's
 /// RelWithDebInfo) vectorises with its "very cheap" cost model, which
 /// refuses a loop that needs a scalar remainder: one loop over [0, n) ran
 /// scalar there (bench_babel at -O2 on a Zen 3: float add of 4096 elements
@@ -54,6 +54,11 @@ SINTER_HD SINTER_FORCEINLINE T convert(V v) {
 /// GCC kept the split loop out of line where it had inlined the single one
 /// (bench_babel on a Zen 5: triad of 1024 doubles 1.35x slower through the
 /// call).
+/// The cursor is taken by value: read through a reference, its scalars were
+/// loaded again for every vector (a store to o might change them), and
+/// row_broadcast of 1000 floats ran 1.25x slower.
+/// ivdep: an operand may alias the output only with the same index mapping
+/// (evaluate.hpp guarantees it), so iterations are independent.
 template <class T, class Cursor>
 SINTER_FORCEINLINE void store_run(T* o, const Cursor c, index_t lo, index_t n) {
   constexpr index_t line = sizeof(T) >= 64 ? 1 : 64 / static_cast<index_t>(sizeof(T));
@@ -63,18 +68,6 @@ SINTER_FORCEINLINE void store_run(T* o, const Cursor c, index_t lo, index_t n) {
   for (index_t k = 0; k < whole; ++k) o[k] = convert<T>(c.load(lo + k));
   SINTER_IVDEP
   for (index_t k = whole; k < n; ++k) o[k] = convert<T>(c.load(lo + k));
-}
-
-/// store_range's loop (below). The cursor is taken by value: read through a
-/// reference, its scalars were loaded again for every vector (a store to o
-/// might change them), and row_broadcast of 1000 floats ran 1.25x slower.
-/// A copy made inside the function instead changed GCC's inlining of it
-/// (float triad of 1024 elements 1.15x slower, out of line).
-/// ivdep: an operand may alias the output only with the same index mapping
-/// (evaluate.hpp guarantees it), so iterations are independent.
-template <class T, class Cursor>
-SINTER_FORCEINLINE void store_range_loop(T* o, const Cursor c, index_t lo, index_t hi) {
-  store_run(o + lo, c, lo, hi - lo);
 }
 
 #if !defined(SINTER_MEMMOVE_MIN_BYTES)
@@ -129,7 +122,7 @@ template <class T, class Cursor>
 SINTER_FORCEINLINE void store_range(T* o, const Cursor& c, index_t lo, index_t hi) {
   if (copy_range(o, c, lo, hi)) return;
   if constexpr (simd::applies_v<T, Cursor>) simd::store_range(o, c, lo, hi);
-  else store_range_loop(o, c, lo, hi);
+  else store_run(o + lo, c, lo, hi - lo);
 }
 
 #if !defined(SINTER_WIDE_STORE_BYTES)

@@ -1,0 +1,63 @@
+// One header version's kernels for header_ab (see run.sh). Compiled twice,
+// with -Dsinter=sinter_A -DVNAME=A and -Dsinter=sinter_B -DVNAME=B, so the
+// two versions' instantiations have different names and link into one
+// program without clashing.
+#include <sinter/sinter.hpp>
+#include <chrono>
+
+namespace st = sinter;
+#define HAB_CAT2(a, b) a##b
+#define HAB_CAT(a, b) HAB_CAT2(a, b)
+
+namespace {
+template <class T> __attribute__((noinline)) void add(st::array<T, 1>& c, const st::array<T, 1>& a, const st::array<T, 1>& b) { c = a + b; }
+template <class T> __attribute__((noinline)) void triad(st::array<T, 1>& c, const st::array<T, 1>& a, const st::array<T, 1>& b) { c = a + T(3) * b; }
+template <class T> __attribute__((noinline)) void chain(st::array<T, 1>& c, const st::array<T, 1>& a, const st::array<T, 1>& b) { c = (a - b) * (a + b) * T(0.5) + a; }
+template <class T> __attribute__((noinline)) T dot(const st::array<T, 1>& a, const st::array<T, 1>& b) { return st::sum(a * b); }
+
+template <class T>
+struct bufs {
+  st::array<T, 1> a, b, c;
+  explicit bufs(st::index_t n) : a({n}), b({n}), c({n}) {
+    for (st::index_t i = 0; i < n; ++i) {
+      a.data()[i] = T(i % 7);
+      b.data()[i] = T(i % 5);
+    }
+  }
+};
+volatile double sink;
+
+template <class T, class F>
+double batch(F f, bufs<T>& B, int reps) {
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int r = 0; r < reps; ++r) {
+    f(B);
+    asm volatile("" ::: "memory");
+  }
+  return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() / reps;
+}
+}  // namespace
+
+/// ns per call of kernel k (0 add f32, 1 add f64, 2 triad f32, 3 triad f64,
+/// 4 chain f32, 5 dot f32, 6 dot f64) on n elements, one batch of reps calls.
+double HAB_CAT(run_, VNAME)(int k, long n, int reps) {
+  static bufs<float>* bf = nullptr;
+  static bufs<double>* bd = nullptr;
+  static long cur = -1;
+  if (cur != n) {
+    delete bf;
+    delete bd;
+    bf = new bufs<float>(n);
+    bd = new bufs<double>(n);
+    cur = n;
+  }
+  switch (k) {
+    case 0: return batch(+[](bufs<float>& B) { add(B.c, B.a, B.b); }, *bf, reps);
+    case 1: return batch(+[](bufs<double>& B) { add(B.c, B.a, B.b); }, *bd, reps);
+    case 2: return batch(+[](bufs<float>& B) { triad(B.c, B.a, B.b); }, *bf, reps);
+    case 3: return batch(+[](bufs<double>& B) { triad(B.c, B.a, B.b); }, *bd, reps);
+    case 4: return batch(+[](bufs<float>& B) { chain(B.c, B.a, B.b); }, *bf, reps);
+    case 5: return batch(+[](bufs<float>& B) { sink = dot(B.a, B.b); }, *bf, reps);
+    default: return batch(+[](bufs<double>& B) { sink = dot(B.a, B.b); }, *bd, reps);
+  }
+}

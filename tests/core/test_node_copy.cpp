@@ -2,8 +2,9 @@
 // into the new node field by field (map_node and each leaf's copy_fields),
 // not as whole structs. Checked two ways: the copy of a tree equals the
 // tree, field for field, for memory leaves of rank 1 to 3 (sliced, strided,
-// broadcast, offset), generators, scalars and nested maps; and chains built
-// from those operands evaluate to a double-precision scalar loop.
+// broadcast, offset), generators, scalars and nested maps, and for a tree
+// over SINTER_FIELD_COPY_BYTES, copied whole; and chains built from those
+// operands evaluate to a double-precision scalar loop.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -116,4 +117,41 @@ TEST_CASE("copy_node: chains over every kind of operand evaluate like a scalar l
       const double want = (x > y ? x * y : x - y) + std::exp(y * 0.5) / (1.0 + x * x);
       CHECK(o(i, j) == doctest::Approx(want).epsilon(1e-12));
     }
+}
+
+namespace {
+// One step of node_copy_growth: the operand appears three times, so the
+// tree triples in size.
+template <class X, class B>
+auto node_copy_step(const X& x, const B& b) {
+  return st::where(x > 0.f, x, x * b) + 0.25f;
+}
+double node_copy_step_ref(double x, double b) { return (x > 0 ? x : x * b) + 0.25; }
+}  // namespace
+
+TEST_CASE("copy_node: a tree over SINTER_FIELD_COPY_BYTES is copied whole, the same") {
+  const st::index_t n = 103;
+  const auto a = random_values<float, 1>({n + 1}, 20);
+  const auto b = random_values<float, 1>({n}, 21);
+  const auto av = a(st::slice(1, n + 1));  // misaligned
+  const auto x1 = node_copy_step(av * 0.5f, b);
+  const auto x2 = node_copy_step(x1, b);
+  const auto x3 = node_copy_step(x2, b);
+  // x3's copy is whole, its operands' field by field (x2 was built by them).
+  static_assert(sizeof(x2.node()) <= SINTER_FIELD_COPY_BYTES);
+  static_assert(sizeof(x3.node()) > SINTER_FIELD_COPY_BYTES);
+  CHECK(copy_is_same(x2));
+  CHECK(copy_is_same(x3));
+  CHECK(copy_is_same(x3 * 2.f));  // a whole copy inside a larger tree
+
+  st::array<float, 1> out({n});
+  out = x3 * 2.f;
+  st::index_t bad = 0;
+  for (st::index_t i = 0; i < n; ++i) {
+    const double bi = b(i);
+    double x = static_cast<double>(a(i + 1)) * 0.5;
+    for (int k = 0; k < 3; ++k) x = node_copy_step_ref(x, bi);
+    if (!(std::abs(out(i) - 2.0 * x) <= 1e-5 * (1.0 + std::abs(x)))) ++bad;
+  }
+  CHECK(bad == 0);
 }

@@ -57,17 +57,30 @@ SINTER_HD SINTER_FORCEINLINE constexpr pack<std::decay_t<H>, std::decay_t<T>...>
   else return {std::forward<H>(h), make_pack(std::forward<T>(t)...)};
 }
 
+#if !defined(SINTER_FIELD_COPY_BYTES)
+/// Node trees up to this many bytes are copied field by field (copy_node),
+/// larger ones whole. A tree over 1 KiB never stays in registers, and
+/// copied field by field its statements grow with the square of the
+/// expression's depth (each operator copies the whole tree below it), as
+/// did GCC's alias walks over them: building the 20-step chain of
+/// tests/support/chains.hpp (17 KiB, 801 operations) took 92 s to compile
+/// at -Og, 4 s whole; assigning it, 384 s at -O3, 37 s. Black-Scholes'
+/// trees (640 bytes) keep their field copies.
+#define SINTER_FIELD_COPY_BYTES 1024
+#endif
+
 /// A copy of an expression node built field by field, as a new value: a
-/// node type with `copy_fields()` (map_node, the leaves) builds it there,
-/// any other is copied whole. An operator copies its operands' trees into
-/// the new node; copied whole, a tree was read back with wider loads than
-/// it had just been written with, a store-forwarding stall per copy (and
-/// GCC keeps a whole tree in registers only up to 64 bytes or so), which
-/// was 30 of the 48 ns of a 16-element `tanh(a * 0.5f + b) * c -
-/// sqrt(abs(a))`. Built from its fields, the tree stays in registers.
+/// node type with `copy_fields()` (map_node, the leaves) of up to
+/// SINTER_FIELD_COPY_BYTES builds it there, any other is copied whole. An
+/// operator copies its operands' trees into the new node; copied whole, a
+/// tree was read back with wider loads than it had just been written with,
+/// a store-forwarding stall per copy (and GCC keeps a whole tree in
+/// registers only up to 64 bytes or so), which was 30 of the 48 ns of a
+/// 16-element `tanh(a * 0.5f + b) * c - sqrt(abs(a))`. Built from its
+/// fields, the tree stays in registers.
 template <class N>
 SINTER_HD SINTER_FORCEINLINE constexpr N copy_node(const N& n) {
-  if constexpr (requires { n.copy_fields(); }) return n.copy_fields();
+  if constexpr (sizeof(N) <= SINTER_FIELD_COPY_BYTES && requires { n.copy_fields(); }) return n.copy_fields();
   else return n;
 }
 /// copy_node of every element of a pack, each built in its place.

@@ -5,8 +5,10 @@
 // 8-byte elements), with inputs and output starting inside their buffers
 // (misaligned) and sentinels around the output; in place (`a = a * 2 + b`);
 // along matrix rows of every length up to 70 (the row loop, one store_run
-// per row); over par's chunks, which start inside a line; and through the
-// staging loop of strided reductions (reduce/host_engine.hpp, eval_range).
+// per row); over par's chunks, which start inside a line; through the
+// staging loop of strided reductions (reduce/host_engine.hpp, eval_range);
+// and for a cursor of more operations than SINTER_INLINE_STORE_OPS, whose
+// loops run out of line (store_run_call).
 // Values are multiples of 1/8 below 16 in magnitude (small integers for the
 // integer types), so every result is exact in every type.
 #include <doctest/doctest.h>
@@ -158,5 +160,41 @@ TEST_CASE_TEMPLATE("store loop: strided reductions stage their elements through 
       for (st::index_t j = 0; j < n; ++j)
         ref2 += (static_cast<double>(i) - 1.0) * static_cast<double>(v[static_cast<std::size_t>(j)]);
     CHECK_MESSAGE(static_cast<double>(st::sum(m * row)) == ref2, "n = " << n);
+  }
+}
+
+namespace {
+// x + b - b, K times over, then + b * 3: 2K + 2 operations whose result is
+// exact in every type (a + 3b).
+template <int K, class X, class B>
+auto store_loop_long(const X& x, const B& b) {
+  if constexpr (K == 0) return x + b * 3;
+  else return store_loop_long<K - 1>((x + b) - b, b);
+}
+}  // namespace
+
+TEST_CASE_TEMPLATE("store loop: a cursor too large to force inline, every size 0 to 200, sentinels", PT,
+                   std::pair<st::host, float>, std::pair<st::host, std::int16_t>, std::pair<st::par, double>) {
+  using P = typename PT::first_type;
+  using T = typename PT::second_type;
+  for (st::index_t n = 0; n <= 200; ++n) {
+    const auto a = store_loop_values<T>(static_cast<std::size_t>(n + 1), 121);
+    const auto b = store_loop_values<T>(static_cast<std::size_t>(n + 2), 122);
+    const auto init = store_loop_values<T>(static_cast<std::size_t>(n + 6), 123);
+    std::vector<T> dst = init;
+    const st::view<const T, 1, P> va(a.data() + 1, {n}), vb(b.data() + 2, {n});
+    const auto e = store_loop_long<33>(va, vb);
+    // More operations than store_run inlines: the loops run out of line.
+    static_assert(st::detail::cursor_ops_v<decltype(e.node().linear())> > SINTER_INLINE_STORE_OPS);
+    st::view<T, 1, P>(dst.data() + 3, {n}) = e;
+    st::index_t bad = 0;
+    for (st::index_t i = 0; i < n; ++i) {
+      const double ref = store_loop_d(a[static_cast<std::size_t>(i + 1)]) + 3.0 * store_loop_d(b[static_cast<std::size_t>(i + 2)]);
+      if (store_loop_d(dst[static_cast<std::size_t>(i + 3)]) != ref) ++bad;
+    }
+    CHECK_MESSAGE(bad == 0, "n = " << n);
+    for (const std::size_t k : {std::size_t{0}, std::size_t{1}, std::size_t{2}, static_cast<std::size_t>(n) + 3,
+                                static_cast<std::size_t>(n) + 4, static_cast<std::size_t>(n) + 5})
+      CHECK(store_loop_d(dst[k]) == store_loop_d(init[k]));  // untouched
   }
 }

@@ -42,25 +42,21 @@ SINTER_HD SINTER_FORCEINLINE T convert(V v) {
 #define SINTER_IVDEP
 #endif
 
-/// o[k] = c.load(lo + k) for k in [0, n): store_range's loop, also the
-/// staging loop of strided reductions (reduce/host_engine.hpp).
-/// It is split in two: whole 64-byte lines of output, whose count has its
-/// low bits masked off, then the remaining elements. GCC 12 at -O2 (CMake's
-/// RelWithDebInfo) vectorises with its "very cheap" cost model, which
-/// refuses a loop that needs a scalar remainder: one loop over [0, n) ran
-/// scalar there (bench_babel at -O2 on a Zen 3: float add of 4096 elements
-/// 20 GB/s, 81-93 split, Eigen 85-95). The masked count is a multiple of
-/// every vector width, so the first loop needs none. Forced inline: at -O3
-/// GCC kept the split loop out of line where it had inlined the single one
-/// (bench_babel on a Zen 5: triad of 1024 doubles 1.35x slower through the
-/// call).
+/// o[k] = c.load(lo + k) for k in [0, n), in two loops: whole 64-byte
+/// lines of output, whose count has its low bits masked off, then the
+/// remaining elements. GCC 12 at -O2 (CMake's RelWithDebInfo) vectorises
+/// with its "very cheap" cost model, which refuses a loop that needs a
+/// scalar remainder: one loop over [0, n) ran scalar there (bench_babel at
+/// -O2 on a Zen 3: float add of 4096 elements 20 GB/s, 81-93 split, Eigen
+/// 85-95). The masked count is a multiple of every vector width, so the
+/// first loop needs none.
 /// The cursor is taken by value: read through a reference, its scalars were
 /// loaded again for every vector (a store to o might change them), and
 /// row_broadcast of 1000 floats ran 1.25x slower.
 /// ivdep: an operand may alias the output only with the same index mapping
 /// (evaluate.hpp guarantees it), so iterations are independent.
 template <class T, class Cursor>
-SINTER_FORCEINLINE void store_run(T* o, const Cursor c, index_t lo, index_t n) {
+SINTER_FORCEINLINE void store_run_loops(T* o, const Cursor c, index_t lo, index_t n) {
   constexpr index_t line = sizeof(T) >= 64 ? 1 : 64 / static_cast<index_t>(sizeof(T));
   const index_t whole = n & ~(line - 1);
   SINTER_IVDEP
@@ -68,6 +64,48 @@ SINTER_FORCEINLINE void store_run(T* o, const Cursor c, index_t lo, index_t n) {
   for (index_t k = 0; k < whole; ++k) o[k] = convert<T>(c.load(lo + k));
   SINTER_IVDEP
   for (index_t k = whole; k < n; ++k) o[k] = convert<T>(c.load(lo + k));
+}
+
+/// store_run_loops as a function of its own, which GCC inlines or not by
+/// its own measure: one copy per cursor type for a large expression.
+template <class T, class Cursor>
+void store_run_call(T* o, const Cursor c, index_t lo, index_t n) {
+  store_run_loops(o, c, lo, n);
+}
+
+template <class C>
+struct shift_cursor;
+
+/// Operations (map nodes) in a cursor: 0 for a leaf.
+template <class C>
+inline constexpr int cursor_ops_v = 0;
+template <class F, class... C>
+inline constexpr int cursor_ops_v<map_cursor<F, C...>> = 1 + (0 + ... + cursor_ops_v<C>);
+template <class C>
+inline constexpr int cursor_ops_v<shift_cursor<C>> = cursor_ops_v<C>;
+
+#if !defined(SINTER_INLINE_STORE_OPS)
+/// Cursors of up to this many operations (map nodes, a repeated operand
+/// counted each time) have their store loops forced inline (store_run);
+/// larger ones are left to GCC's choice, one copy per cursor type. At -O3
+/// GCC kept the split loop of small expressions out of line where it had
+/// inlined the single one (bench_babel on a Zen 5: triad of 1024 doubles
+/// 1.35x slower through the call); a call also copies the cursor, 50 ns of
+/// a tied Black-Scholes pass of 16 floats, 29 operations per output
+/// (bench/header_ab). Forced inline for every cursor, a pass with streaming
+/// stores held the loops three times over (head, tail and the contiguous
+/// pass's own): tests/top/test_fusion.cpp, whose chains grow to 801
+/// operations, had 2.6x the code.
+#define SINTER_INLINE_STORE_OPS 64
+#endif
+
+/// store_run_loops: forced inline for a small cursor (SINTER_INLINE_STORE_OPS),
+/// else through store_run_call. store_range's loop, also the staging loop
+/// of strided reductions (reduce/host_engine.hpp).
+template <class T, class Cursor>
+SINTER_FORCEINLINE void store_run(T* o, const Cursor& c, index_t lo, index_t n) {
+  if constexpr (cursor_ops_v<Cursor> <= SINTER_INLINE_STORE_OPS) store_run_loops(o, c, lo, n);
+  else store_run_call(o, c, lo, n);
 }
 
 #if !defined(SINTER_MEMMOVE_MIN_BYTES)

@@ -4,6 +4,7 @@
 // program without clashing.
 #include <sinter/sinter.hpp>
 #include <chrono>
+#include <tuple>
 
 namespace st = sinter;
 #define HAB_CAT2(a, b) a##b
@@ -13,15 +14,27 @@ namespace {
 template <class T> __attribute__((noinline)) void add(st::array<T, 1>& c, const st::array<T, 1>& a, const st::array<T, 1>& b) { c = a + b; }
 template <class T> __attribute__((noinline)) void triad(st::array<T, 1>& c, const st::array<T, 1>& a, const st::array<T, 1>& b) { c = a + T(3) * b; }
 template <class T> __attribute__((noinline)) void chain(st::array<T, 1>& c, const st::array<T, 1>& a, const st::array<T, 1>& b) { c = (a - b) * (a + b) * T(0.5) + a; }
+template <class T> __attribute__((noinline)) void tanh_chain(st::array<T, 1>& c, const st::array<T, 1>& a, const st::array<T, 1>& b) { c = st::tanh(a * T(0.5) + b) * b - st::sqrt(st::abs(a)); }
+// bench_math's Black-Scholes (both prices in one tied pass) on s = a, k = b, t = b.
+template <class T> __attribute__((noinline)) void black_scholes(st::array<T, 1>& call, st::array<T, 1>& put, const st::array<T, 1>& s, const st::array<T, 1>& k) {
+  const auto& t = k;
+  const T vv = T(0.3), hr = T(0.02 + 0.5 * 0.3 * 0.3), c = T(0.70710678118654752440);
+  const auto vs = st::sqrt(t) * vv;
+  const auto d1 = (st::log(s / k) + t * hr) / vs;
+  const auto d2 = d1 - vs;
+  const auto ke = k * st::exp(t * T(-0.02));
+  st::tie(call, put) = std::tuple(s * T(0.5) * st::erfc(d1 * -c) - ke * T(0.5) * st::erfc(d2 * -c),
+                                  ke * T(0.5) * st::erfc(d2 * c) - s * T(0.5) * st::erfc(d1 * c));
+}
 template <class T> __attribute__((noinline)) T dot(const st::array<T, 1>& a, const st::array<T, 1>& b) { return st::sum(a * b); }
 
 template <class T>
 struct bufs {
-  st::array<T, 1> a, b, c;
-  explicit bufs(st::index_t n) : a({n}), b({n}), c({n}) {
+  st::array<T, 1> a, b, c, d;
+  explicit bufs(st::index_t n) : a({n}), b({n}), c({n}), d({n}) {
     for (st::index_t i = 0; i < n; ++i) {
-      a.data()[i] = T(i % 7);
-      b.data()[i] = T(i % 5);
+      a.data()[i] = T(1 + i % 7);
+      b.data()[i] = T(1 + i % 5);
     }
   }
 };
@@ -39,7 +52,8 @@ double batch(F f, bufs<T>& B, int reps) {
 }  // namespace
 
 /// ns per call of kernel k (0 add f32, 1 add f64, 2 triad f32, 3 triad f64,
-/// 4 chain f32, 5 dot f32, 6 dot f64) on n elements, one batch of reps calls.
+/// 4 chain f32, 5 dot f32, 6 dot f64, 7 tanh_chain f32, 8 black_scholes
+/// f32) on n elements, one batch of reps calls.
 double HAB_CAT(run_, VNAME)(int k, long n, int reps) {
   static bufs<float>* bf = nullptr;
   static bufs<double>* bd = nullptr;
@@ -58,6 +72,8 @@ double HAB_CAT(run_, VNAME)(int k, long n, int reps) {
     case 3: return batch(+[](bufs<double>& B) { triad(B.c, B.a, B.b); }, *bd, reps);
     case 4: return batch(+[](bufs<float>& B) { chain(B.c, B.a, B.b); }, *bf, reps);
     case 5: return batch(+[](bufs<float>& B) { sink = dot(B.a, B.b); }, *bf, reps);
-    default: return batch(+[](bufs<double>& B) { sink = dot(B.a, B.b); }, *bd, reps);
+    case 6: return batch(+[](bufs<double>& B) { sink = dot(B.a, B.b); }, *bd, reps);
+    case 7: return batch(+[](bufs<float>& B) { tanh_chain(B.c, B.a, B.b); }, *bf, reps);
+    default: return batch(+[](bufs<float>& B) { black_scholes(B.c, B.d, B.a, B.b); }, *bf, reps);
   }
 }

@@ -8,6 +8,8 @@
 # Example (headers of an older commit against the working tree):
 #   git archive 4c43d81 include | tar -x -C /tmp/old
 #   bench/header_ab/run.sh /tmp/old/include include "-O3 -march=native" 100 1000 4096
+# HAB_KERNELS=7,8 runs only those kernels (numbers in kernels.cpp), HAB_ROUNDS
+# sets the rounds (400).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 old=$1; new=$2; flags=$3; shift 3

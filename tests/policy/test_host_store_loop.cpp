@@ -51,27 +51,42 @@ double store_loop_d(T x) {
       std::pair<st::host, float>, std::pair<st::host, double>, std::pair<st::par, float>,                 \
       std::pair<st::par, std::int8_t>
 
-TEST_CASE_TEMPLATE("store loop: every size 0 to 200, misaligned, sentinels around the output", PT,
-                   SINTER_STORE_LOOP_TYPES) {
-  using P = typename PT::first_type;
-  using T = typename PT::second_type;
+namespace {
+
+// dst[3 .. n + 3) = make(va, vb) for every n from 0 to 200, with va, vb views
+// starting 1 and 2 elements into their buffers (misaligned) and three
+// sentinels each side of the output; checks each element against ref(a_i,
+// b_i) in double and that the sentinels are untouched.
+template <class P, class T, class Make, class Ref>
+void check_misaligned_sizes(unsigned seed, Make make, Ref ref) {
   for (st::index_t n = 0; n <= 200; ++n) {
-    const auto a = store_loop_values<T>(static_cast<std::size_t>(n + 1), 101);
-    const auto b = store_loop_values<T>(static_cast<std::size_t>(n + 2), 102);
-    const auto init = store_loop_values<T>(static_cast<std::size_t>(n + 6), 103);
+    const auto a = store_loop_values<T>(static_cast<std::size_t>(n + 1), seed);
+    const auto b = store_loop_values<T>(static_cast<std::size_t>(n + 2), seed + 1);
+    const auto init = store_loop_values<T>(static_cast<std::size_t>(n + 6), seed + 2);
     std::vector<T> dst = init;
     const st::view<const T, 1, P> va(a.data() + 1, {n}), vb(b.data() + 2, {n});
-    st::view<T, 1, P>(dst.data() + 3, {n}) = va + vb * T(3) - va;
+    st::view<T, 1, P>(dst.data() + 3, {n}) = make(va, vb);
     st::index_t bad = 0;
     for (st::index_t i = 0; i < n; ++i) {
-      const double ref = store_loop_d(b[static_cast<std::size_t>(i + 2)]) * 3.0;
-      if (store_loop_d(dst[static_cast<std::size_t>(i + 3)]) != ref) ++bad;
+      const double want = ref(store_loop_d(a[static_cast<std::size_t>(i + 1)]), store_loop_d(b[static_cast<std::size_t>(i + 2)]));
+      if (store_loop_d(dst[static_cast<std::size_t>(i + 3)]) != want) ++bad;
     }
     CHECK_MESSAGE(bad == 0, "n = " << n);
     for (const std::size_t k : {std::size_t{0}, std::size_t{1}, std::size_t{2}, static_cast<std::size_t>(n) + 3,
                                 static_cast<std::size_t>(n) + 4, static_cast<std::size_t>(n) + 5})
       CHECK(store_loop_d(dst[k]) == store_loop_d(init[k]));  // untouched
   }
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("store loop: every size 0 to 200, misaligned, sentinels around the output", PT,
+                   SINTER_STORE_LOOP_TYPES) {
+  using P = typename PT::first_type;
+  using T = typename PT::second_type;
+  check_misaligned_sizes<P, T>(
+      101, [](const auto& va, const auto& vb) { return va + vb * T(3) - va; },
+      [](double, double b) { return b * 3.0; });
 }
 
 TEST_CASE_TEMPLATE("store loop: in place, every size 0 to 200", PT, SINTER_STORE_LOOP_TYPES) {
@@ -177,27 +192,13 @@ auto store_loop_wide(const X& x) {
 // One type (its compile is 10 s at -O3): the loops are store_run's, whose
 // remainders the other cases check for every element size.
 TEST_CASE("store loop: a cursor too large to force inline, every size 0 to 200, sentinels") {
-  using P = st::host;
-  using T = float;
-  for (st::index_t n = 0; n <= 200; ++n) {
-    const auto a = store_loop_values<T>(static_cast<std::size_t>(n + 1), 121);
-    const auto b = store_loop_values<T>(static_cast<std::size_t>(n + 2), 122);
-    const auto init = store_loop_values<T>(static_cast<std::size_t>(n + 6), 123);
-    std::vector<T> dst = init;
-    const st::view<const T, 1, P> va(a.data() + 1, {n}), vb(b.data() + 2, {n});
-    const auto e = store_loop_wide<6>(va + vb);  // 127 operations
-    // More operations than store_run inlines: the loops run out of line.
-    static_assert(st::detail::cursor_ops_v<decltype(e.node().linear())> > SINTER_INLINE_STORE_OPS);
-    st::view<T, 1, P>(dst.data() + 3, {n}) = e;
-    st::index_t bad = 0;
-    for (st::index_t i = 0; i < n; ++i) {
-      const double ref =
-          64.0 * (store_loop_d(a[static_cast<std::size_t>(i + 1)]) + store_loop_d(b[static_cast<std::size_t>(i + 2)]));
-      if (store_loop_d(dst[static_cast<std::size_t>(i + 3)]) != ref) ++bad;
-    }
-    CHECK_MESSAGE(bad == 0, "n = " << n);
-    for (const std::size_t k : {std::size_t{0}, std::size_t{1}, std::size_t{2}, static_cast<std::size_t>(n) + 3,
-                                static_cast<std::size_t>(n) + 4, static_cast<std::size_t>(n) + 5})
-      CHECK(store_loop_d(dst[k]) == store_loop_d(init[k]));  // untouched
-  }
+  check_misaligned_sizes<st::host, float>(
+      121,
+      [](const auto& va, const auto& vb) {
+        auto e = store_loop_wide<6>(va + vb);  // 127 operations
+        // More operations than store_run inlines: the loops run out of line.
+        static_assert(st::detail::cursor_ops_v<decltype(e.node().linear())> > SINTER_INLINE_STORE_OPS);
+        return e;
+      },
+      [](double a, double b) { return 64.0 * (a + b); });
 }

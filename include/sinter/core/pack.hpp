@@ -64,7 +64,7 @@ SINTER_HD SINTER_FORCEINLINE constexpr pack<std::decay_t<H>, std::decay_t<T>...>
 /// expression's depth (each operator copies the whole tree below it), as
 /// did GCC's alias walks over them: building the 20-step chain of
 /// tests/support/chains.hpp (17 KiB, 801 operations) took 92 s to compile
-/// at -Og, 4 s whole; assigning it, 384 s at -O3, 37 s. Black-Scholes'
+/// at -Og, 5 s whole; assigning it, 384 s at -O3, 35 s. Black-Scholes'
 /// trees (640 bytes) keep their field copies.
 #define SINTER_FIELD_COPY_BYTES 1024
 #endif

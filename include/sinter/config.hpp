@@ -29,7 +29,16 @@
 /// op and maths body into every loop there buys no speed and made one test
 /// file compile far slower under -fsanitize=address,undefined
 /// (tests/top/test_fusion.cpp: 31 s, against over 4 minutes, stopped unfinished).
-#if defined(_MSC_VER) && !defined(__clang__)
+/// Define it before including sinter to choose otherwise: `inline` in an
+/// optimised build that needs short compiles more than speed (GCC's -Og
+/// cannot be told from -O1 by a macro). sinter's -Og test binaries do so:
+/// every loop path of an expression then calls one copy of each op instead
+/// of holding its own (tests/CMakeLists.txt; the dtype matrix's
+/// test_ops_math.cpp compiled in 153 s instead of 288, and ran about 1.2x
+/// as long).
+#if defined(SINTER_FORCEINLINE)
+// the including code's choice
+#elif defined(_MSC_VER) && !defined(__clang__)
 #define SINTER_FORCEINLINE __forceinline
 #elif defined(__CUDA_ARCH__) || defined(__OPTIMIZE__)
 #define SINTER_FORCEINLINE inline __attribute__((always_inline))

@@ -122,9 +122,9 @@ TEST_CASE("math: float tanh is odd, exact for tiny x, 1 from 9.02, within its bo
     CHECK(same_bits(m::impl::tanh_f(tiny), tiny));
     CHECK(same_bits(m::impl::tanh_f(-tiny), -tiny));
   }
-  for (const float big : {9.02f, 9.5f, 30.0f, 1e30f, std::numeric_limits<float>::infinity()}) {
-    CHECK(m::impl::tanh_f(big) == 1.0f);
-    CHECK(m::impl::tanh_f(-big) == -1.0f);
+  for (const float saturating : {9.02f, 9.5f, 30.0f, 1e30f, std::numeric_limits<float>::infinity()}) {
+    CHECK(m::impl::tanh_f(saturating) == 1.0f);
+    CHECK(m::impl::tanh_f(-saturating) == -1.0f);
   }
   float x = 1.25f;
   for (int i = 0; i < 4096; ++i) x = std::nextafter(x, 0.0f);

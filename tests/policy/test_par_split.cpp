@@ -20,7 +20,7 @@ namespace st = sinter;
 
 namespace {
 
-std::vector<float> random_floats(std::size_t n, unsigned seed) {
+std::vector<float> split_random_floats(std::size_t n, unsigned seed) {
   return sinter_test::random_vector(n, seed, -8.f, 8.f);
 }
 
@@ -46,7 +46,7 @@ TEST_CASE("par: a 1-D strided pass is split over the threads") {
   for (const bool stream : {false, true}) {
     sinter_test::streaming_scope mode(stream);
     for (const st::index_t n : {st::index_t{100003}, st::index_t{65536 * 2 + 17}}) {
-      const auto va = random_floats(static_cast<std::size_t>(3 * n), 1), vb = random_floats(static_cast<std::size_t>(3 * n), 2);
+      const auto va = split_random_floats(static_cast<std::size_t>(3 * n), 1), vb = split_random_floats(static_cast<std::size_t>(3 * n), 2);
       st::array<float, 1, st::par> a({3 * n}), b({3 * n}), out({n});
       for (st::index_t i = 0; i < 3 * n; ++i) {
         a(i) = va[static_cast<std::size_t>(i)];
@@ -70,7 +70,7 @@ TEST_CASE("par: a 1-D strided pass is split over the threads") {
 
 TEST_CASE("par: a strided output with few rows is split, and nothing outside it is written") {
   const st::index_t n = 99991;  // prime
-  const auto va = random_floats(static_cast<std::size_t>(n), 3);
+  const auto va = split_random_floats(static_cast<std::size_t>(n), 3);
   st::array<float, 1, st::par> a({n}), buf({2 * n + 1});
   for (st::index_t i = 0; i < n; ++i) a(i) = va[static_cast<std::size_t>(i)];
   buf = 5.f;
@@ -91,8 +91,8 @@ TEST_CASE("par: 2-D strided passes of 1 to 5 long rows, streaming or not") {
     for (const st::index_t rows : {1, 2, 3, 5}) {
       sinter_test::streaming_scope mode(stream);
       const st::index_t cols = 40009;  // prime, so rows end at odd chunk offsets
-      const auto vm = random_floats(static_cast<std::size_t>(rows * (cols + 1)), 4);
-      const auto vr = random_floats(static_cast<std::size_t>(cols), 5);
+      const auto vm = split_random_floats(static_cast<std::size_t>(rows * (cols + 1)), 4);
+      const auto vr = split_random_floats(static_cast<std::size_t>(cols), 5);
       st::array<float, 2, st::par> m({rows, cols + 1}), out({rows, cols + 2});
       st::array<float, 1, st::par> row({cols});
       for (st::index_t i = 0; i < rows; ++i)

@@ -30,7 +30,19 @@ function(sinter_set_sanitizers tgt)
       message(FATAL_ERROR "SINTER_SANITIZE is supported with GCC and Clang only")
     endif()
     set(_flags -fsanitize=${SINTER_SANITIZE} -fno-omit-frame-pointer -fno-sanitize-recover=all)
-    target_compile_options(${tgt} PRIVATE ${_flags})
+    string(REPLACE "," "$<COMMA>" _in_genex "${SINTER_SANITIZE}")
+    target_compile_options(${tgt} PRIVATE
+      "$<$<COMPILE_LANGUAGE:CXX>:-fsanitize=${_in_genex};-fno-omit-frame-pointer;-fno-sanitize-recover=all>")
+    # nvcc hands them to its host compiler, one -Xcompiler each (it splits
+    # an -Xcompiler argument at commas); device code is not instrumented.
+    # CMake links CUDA executables with the host compiler: the link options
+    # below serve both languages.
+    string(REPLACE "," ";" _list "${SINTER_SANITIZE}")
+    foreach(_s IN LISTS _list)
+      target_compile_options(${tgt} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-fsanitize=${_s}>)
+    endforeach()
+    target_compile_options(${tgt} PRIVATE
+      "$<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-fno-omit-frame-pointer;-Xcompiler=-fno-sanitize-recover=all>")
     target_link_options(${tgt} PRIVATE ${_flags})
   endif()
 endfunction()

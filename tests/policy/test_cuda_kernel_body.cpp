@@ -14,11 +14,13 @@
 #include <doctest/doctest.h>
 
 #include "support/random.hpp"
+#include "support/scale.hpp"
 
 #include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <random>
@@ -153,6 +155,11 @@ struct expect_plan {
 /// blocks of 256, a grid-stride loop of ~100 steps at 2^20) for large ones.
 enum class grids { all, one };
 
+/// The large size of the "all sizes" cases: 2^20 + 3, and 2^18 + 3 (still
+/// ~25 grid-stride steps, 6 on the vector path) in Debug and sanitizer builds
+/// (support/scale.hpp): under ASan and UBSan the file took 77 s, now 23.
+constexpr st::index_t large_n = (st::index_t{1} << (sinter_test::scale > 1 ? 18 : 20)) + 3;
+
 /// What a test expects the vector loops to load: `per_step` leaf chunks per
 /// vector step (one per distinct array of the output's element size; more
 /// for wider leaves), and with `unique` no chunk address loaded twice.
@@ -222,7 +229,7 @@ void check_against_host(const E& e, const st::extents<R>& shape, std::optional<e
 }  // namespace
 
 TEST_CASE("grid emulator: contiguous aligned operands take the vector path, all sizes") {
-  for (st::index_t n : {0, 1, 3, 4, 5, 1023, (1 << 20) + 3}) {
+  for (st::index_t n : std::initializer_list<st::index_t>{0, 1, 3, 4, 5, 1023, large_n}) {
     CAPTURE(n);
     auto va = random_floats(static_cast<std::size_t>(n), 1), vb = random_floats(static_cast<std::size_t>(n), 2);
     st::array<float, 1> a({n}), b({n});
@@ -230,7 +237,7 @@ TEST_CASE("grid emulator: contiguous aligned operands take the vector path, all 
     std::copy(vb.begin(), vb.end(), b.begin());
     // host arrays are 64-byte aligned: the vector path (16-byte accesses)
     const auto expect = cd::kernel_path::vector;
-    // both index widths at every size, 2^20 + 3 included
+    // both index widths at every size, large_n included
     check_against_host<float>(st::detail::as_expr(st::exp(a + b) * 2.f), st::extents<1>{n}, expect, 0,
                               n <= 1023 ? grids::all : grids::one);
   }
@@ -241,7 +248,7 @@ TEST_CASE("grid emulator: operands misaligned differently take the scalar contig
   // aligned ones: no head aligns every pointer, so the whole pass is the
   // scalar loop. (The same offset everywhere takes the vector path after a
   // head: the next test.)
-  for (st::index_t n : {0, 1, 3, 5, 1023, (1 << 20) + 3}) {
+  for (st::index_t n : std::initializer_list<st::index_t>{0, 1, 3, 5, 1023, large_n}) {
     for (st::index_t off : {1, 3}) {
       CAPTURE(n);
       CAPTURE(off);
@@ -274,7 +281,7 @@ TEST_CASE("grid emulator: views sharing one misalignment take the vector path af
   // h = 4 - offset elements aligns every pointer, so the vector loop runs
   // over [h, h + 4 nv) and one scalar loop does the head and the tail. Sizes
   // below h + 4 run no vector step (n = 1, 3 are shorter than the head).
-  for (st::index_t n : {0, 1, 3, 4, 5, 1023, (1 << 20) + 3}) {
+  for (st::index_t n : std::initializer_list<st::index_t>{0, 1, 3, 4, 5, 1023, large_n}) {
     for (st::index_t off : {1, 3}) {
       CAPTURE(n);
       CAPTURE(off);
@@ -332,7 +339,7 @@ TEST_CASE("grid emulator: mixed types at one element offset take the vector path
   // same head still does; with the int 2 further on (8 bytes), or the double
   // 1 further on (8 bytes), no head aligns every pointer: contiguous, all
   // scalar.
-  for (st::index_t n : {0, 1, 3, 4, 5, 1023, (1 << 20) + 3}) {
+  for (st::index_t n : std::initializer_list<st::index_t>{0, 1, 3, 4, 5, 1023, large_n}) {
     for (st::index_t off : {1, 3}) {
       CAPTURE(n);
       CAPTURE(off);
@@ -461,7 +468,7 @@ TEST_CASE("grid emulator: an array used twice in the PTX proof's case 10 is load
   // loads 3 chunks, never one address twice; with a fourth array d in place
   // of the second a, the fused kernel's body loads 4. Aligned arrays (vector
   // path from 0) and views sharing one offset (vector path after a head).
-  for (st::index_t n : {0, 1, 3, 5, 1023, (1 << 20) + 3}) {
+  for (st::index_t n : std::initializer_list<st::index_t>{0, 1, 3, 5, 1023, large_n}) {
     for (st::index_t off : {0, 1, 3}) {
       CAPTURE(n);
       CAPTURE(off);

@@ -27,6 +27,7 @@
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <span>
 #include <sinter/sinter.hpp>
 #include <string>
 #include <type_traits>
@@ -38,7 +39,9 @@ namespace st = sinter;
 
 enum class rop { sum, prod, min, max, mean, var, std_, any, all, count, argmin, argmax };
 
-inline const char* rop_name(rop o) {
+/// The reduction's name (a std::string: doctest 2.4's INFO prints a const
+/// char* variable as a pointer).
+inline std::string rop_name(rop o) {
   constexpr const char* names[] = {"sum", "prod", "min",  "max",          "mean",   "var",
                                    "std", "any",  "all",  "count_nonzero", "argmin", "argmax"};
   return names[static_cast<int>(o)];
@@ -173,7 +176,7 @@ constexpr dtype_traits traits_of() {
 }
 
 /// The reference for reduction o of xs (in order), in plain double loops.
-inline ref_value reference(rop o, const dtype_traits& t, const std::vector<double>& xs) {
+inline ref_value reference(rop o, const dtype_traits& t, std::span<const double> xs) {
   const double n = static_cast<double>(xs.size());
   double s = 0, sa = 0, s2 = 0;
   for (double x : xs) {
@@ -237,29 +240,69 @@ inline bool close(double got, const ref_value& r) {
   return std::abs(got - r.value) <= r.tol;
 }
 
-/// Groups flat row-major values by the output they reduce into: groups[o]
-/// lists, in order, the elements of output o (row-major over the kept axes);
-/// within a group the order is row-major over the reduced axes.
-inline std::vector<std::vector<double>> group_by_output(const std::vector<double>& vals,
-                                                        const std::vector<std::int64_t>& shape,
-                                                        const std::vector<bool>& reduced) {
+/// The inputs of every output of a reduction, in one buffer: (*this)[o]
+/// lists, in order, the elements output o reduces (outputs row-major over
+/// the kept axes; within an output, row-major over the reduced axes). Every
+/// output reduces the same number of elements, `per`.
+struct groups_t {
+  std::vector<double> flat;
+  std::size_t outputs = 0;
+  std::size_t per = 0;
+  std::size_t size() const { return outputs; }
+  bool empty() const { return outputs == 0; }
+  std::span<const double> operator[](std::size_t o) const { return {flat.data() + o * per, per}; }
+};
+
+/// Groups flat row-major values of an array of `shape` by the output they
+/// reduce into when the axes marked in `reduced` are reduced. Plain index
+/// arithmetic on raw pointers: the sanitizer build runs it unoptimised, where
+/// a vector of vectors filled by push_back was a third of the reduction
+/// files' run time.
+inline groups_t group_by_output(const std::vector<double>& vals, const std::vector<std::int64_t>& shape,
+                                const std::vector<bool>& reduced) {
   const std::size_t R = shape.size();
+  std::vector<std::int64_t> ostride(R, 0), idx(R, 0);
   std::int64_t outputs = 1;
-  for (std::size_t d = 0; d < R; ++d)
-    if (!reduced[d]) outputs *= shape[d];
-  std::vector<std::vector<double>> groups(static_cast<std::size_t>(outputs));
-  std::vector<std::int64_t> idx(R, 0);
-  for (std::size_t flat = 0; flat < vals.size(); ++flat) {
+  for (std::size_t d = R; d-- > 0;)
+    if (!reduced[d]) {
+      ostride[d] = outputs;
+      outputs *= shape[d];
+    }
+  groups_t g;
+  g.outputs = static_cast<std::size_t>(outputs);
+  g.per = g.outputs > 0 ? vals.size() / g.outputs : 0;
+  g.flat.resize(vals.size());
+  std::vector<std::size_t> filled(g.outputs, 0);
+  const std::int64_t* os = ostride.data();
+  const std::int64_t* sh = shape.data();
+  std::int64_t* ix = idx.data();
+  std::size_t* fill = filled.data();
+  double* out = g.flat.data();
+  const double* in = vals.data();
+  const std::size_t n = vals.size(), per = g.per;
+  for (std::size_t f = 0; f < n; ++f) {
     std::int64_t o = 0;
-    for (std::size_t d = 0; d < R; ++d)
-      if (!reduced[d]) o = o * shape[d] + idx[d];
-    groups[static_cast<std::size_t>(o)].push_back(vals[flat]);
+    for (std::size_t d = 0; d < R; ++d) o += ix[d] * os[d];
+    const auto u = static_cast<std::size_t>(o);
+    out[u * per + fill[u]++] = in[f];
     for (std::size_t d = R; d-- > 0;) {
-      if (++idx[d] < shape[d]) break;
-      idx[d] = 0;
+      if (++ix[d] < sh[d]) break;
+      ix[d] = 0;
     }
   }
-  return groups;
+  return g;
+}
+
+/// The reference of every output of reduction o over the axes marked in
+/// `reduced`: computed once per set of axes, for all the ways check_axes
+/// names it (sorted, reversed and negative, with and without keepdims).
+inline std::vector<ref_value> references_along(rop o, const dtype_traits& t, const std::vector<double>& vals,
+                                               const std::vector<std::int64_t>& shape,
+                                               const std::vector<bool>& reduced) {
+  const groups_t groups = group_by_output(vals, shape, reduced);
+  std::vector<ref_value> refs(groups.size());
+  for (std::size_t i = 0; i < groups.size(); ++i) refs[i] = reference(o, t, groups[i]);
+  return refs;
 }
 
 template <class X>
@@ -267,11 +310,11 @@ using value_t = typename std::remove_cvref_t<decltype(st::detail::as_expr(std::d
 template <class X>
 inline constexpr std::size_t rank_v = std::remove_cvref_t<decltype(st::detail::as_expr(std::declval<const X&>()))>::rank;
 
-/// Compares an axis reduction's outputs (flattened to double) with the reference.
-inline void compare_along(rop o, const dtype_traits& t, const std::vector<double>& got,
-                          const std::vector<std::int64_t>& got_shape, const std::vector<double>& vals,
-                          const std::vector<std::int64_t>& shape, const std::vector<int>& ax, bool keep,
-                          const std::string& what) {
+/// Compares an axis reduction's outputs (flattened to double) with the
+/// references of its outputs (references_along).
+inline void compare_along(rop o, const std::vector<double>& got, const std::vector<std::int64_t>& got_shape,
+                          const std::vector<ref_value>& refs, const std::vector<std::int64_t>& shape,
+                          const std::vector<int>& ax, bool keep, const std::string& what) {
   const std::size_t R = shape.size();
   std::vector<bool> reduced(R, false);
   std::string axs;
@@ -279,19 +322,18 @@ inline void compare_along(rop o, const dtype_traits& t, const std::vector<double
     reduced[static_cast<std::size_t>(ax[k] < 0 ? ax[k] + static_cast<int>(R) : ax[k])] = true;
     axs += (k ? "," : "") + std::to_string(ax[k]);
   }
-  INFO(what, " ", rop_name(o), "(axes ", axs, keep ? ", keepdims" : "", ")");
+  INFO(what, " ", rop_name(o), "(axes ", axs, std::string(keep ? ", keepdims" : ""), ")");
   // Shape: kept axes in order, reduced ones dropped (or 1 with keepdims).
   std::vector<std::int64_t> want_shape;
   for (std::size_t d = 0; d < R; ++d)
     if (!reduced[d]) want_shape.push_back(shape[d]);
     else if (keep) want_shape.push_back(1);
   REQUIRE(got_shape == want_shape);
-  const auto groups = group_by_output(vals, shape, reduced);
-  REQUIRE(got.size() == groups.size());
+  REQUIRE(got.size() == refs.size());
   std::size_t bad = 0, first = 0;
   double first_got = 0, first_want = 0;
-  for (std::size_t i = 0; i < groups.size(); ++i) {
-    const auto r = reference(o, t, groups[i]);
+  for (std::size_t i = 0; i < refs.size(); ++i) {
+    const ref_value& r = refs[i];
     if (!close(got[i], r) && bad++ == 0) {
       first = i;
       first_got = got[i];
@@ -302,9 +344,10 @@ inline void compare_along(rop o, const dtype_traits& t, const std::vector<double
   CHECK(bad == 0);
 }
 
-/// Reduce x along `ax` (with or without keepdims) and compare every output.
+/// Reduce x along `ax` (with or without keepdims) and compare every output
+/// with `refs`, the references of those axes (references_along).
 template <rop O, bool Keep, std::size_t N, class X>
-void check_along(const X& x, const std::vector<double>& vals, const std::vector<std::int64_t>& shape,
+void check_along(const X& x, const std::vector<ref_value>& refs, const std::vector<std::int64_t>& shape,
                  const st::axes_t<N>& ax, const std::string& what) {
   using T = value_t<X>;
   constexpr std::size_t R = rank_v<X>;
@@ -318,7 +361,7 @@ void check_along(const X& x, const std::vector<double>& vals, const std::vector<
   std::vector<double> got(static_cast<std::size_t>(out.size()));
   for (std::size_t i = 0; i < got.size(); ++i) got[i] = to_double(out.data()[i]);
   const auto gs = out.shape();
-  compare_along(O, traits_of<T>(), got, std::vector<std::int64_t>(gs.begin(), gs.end()), vals, shape,
+  compare_along(O, got, std::vector<std::int64_t>(gs.begin(), gs.end()), refs, shape,
                 std::vector<int>(ax.a, ax.a + N), Keep, what);
 }
 
@@ -330,18 +373,23 @@ void check_axes(const X& x, const std::vector<double>& vals, const std::vector<s
   constexpr int R = static_cast<int>(rank_v<X>);
   for (int mask = 1; mask < (1 << R); ++mask) {
     int sel[3] = {}, n = 0;
+    std::vector<bool> reduced(static_cast<std::size_t>(R), false);
     for (int d = 0; d < R; ++d)
-      if (mask & (1 << d)) sel[n++] = d;
+      if (mask & (1 << d)) {
+        sel[n++] = d;
+        reduced[static_cast<std::size_t>(d)] = true;
+      }
+    const auto refs = references_along(O, traits_of<value_t<X>>(), vals, shape, reduced);
     auto both = [&]<std::size_t N>(std::integral_constant<std::size_t, N>) {
       st::axes_t<N> fwd{}, neg{};
       for (std::size_t k = 0; k < N; ++k) {
         fwd.a[k] = sel[k];
         neg.a[k] = sel[N - 1 - k] - (k % 2 == 0 ? R : 0);  // reversed; every other one negative
       }
-      check_along<O, false>(x, vals, shape, fwd, what);
-      check_along<O, true>(x, vals, shape, fwd, what);
-      check_along<O, false>(x, vals, shape, neg, what);
-      check_along<O, true>(x, vals, shape, neg, what);
+      check_along<O, false>(x, refs, shape, fwd, what);
+      check_along<O, true>(x, refs, shape, fwd, what);
+      check_along<O, false>(x, refs, shape, neg, what);
+      check_along<O, true>(x, refs, shape, neg, what);
     };
     if (n == 1) both(std::integral_constant<std::size_t, 1>{});
     if constexpr (R >= 2)

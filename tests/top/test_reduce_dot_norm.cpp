@@ -35,6 +35,7 @@
 #include <cmath>
 #include <cstdint>
 #include <sinter/sinter.hpp>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -52,7 +53,7 @@ constexpr std::int64_t big = 2 * st::detail::par_grain + 7;
 enum class nord { l1, l2, inf };
 
 double ord_of(nord o) { return o == nord::l1 ? 1.0 : o == nord::l2 ? 2.0 : INFINITY; }
-const char* ord_name(nord o) { return o == nord::l1 ? "ord 1" : o == nord::l2 ? "ord 2" : "ord inf"; }
+std::string ord_name(nord o) { return o == nord::l1 ? "ord 1" : o == nord::l2 ? "ord 2" : "ord inf"; }
 constexpr nord all_ords[] = {nord::l1, nord::l2, nord::inf};
 
 /// numpy.linalg.norm's result type, written out independently: the float type
@@ -76,7 +77,7 @@ constexpr nd_traits nd_traits_of() {
 }
 
 template <class T>
-const char* dtype_name() {
+std::string dtype_name() {
   if constexpr (std::is_same_v<T, float>) return "float";
   else if constexpr (std::is_same_v<T, double>) return "double";
   else if constexpr (std::is_same_v<T, std::int32_t>) return "int32";
@@ -87,7 +88,7 @@ const char* dtype_name() {
 }
 
 /// The reference norm of xs, in double, with its tolerance.
-ref_value norm_ref(nord o, const nd_traits& t, const std::vector<double>& xs) {
+ref_value norm_ref(nord o, const nd_traits& t, std::span<const double> xs) {
   double r = 0;
   if (o == nord::l1) {
     for (double x : xs) r += std::abs(x);
@@ -184,7 +185,7 @@ void check_norm_along(const X& x, nord o, const std::vector<double>& vals, const
     len *= shape[static_cast<std::size_t>(a)];
     axs += (k ? "," : "") + std::to_string(ax.a[k]);
   }
-  INFO(dtype_name<T>(), " ", what, " norm(", ord_name(o), ", axes ", axs, Keep ? ", keepdims" : "", ")");
+  INFO(dtype_name<T>(), " ", what, " norm(", ord_name(o), ", axes ", axs, std::string(Keep ? ", keepdims" : ""), ")");
   const auto groups = group_by_output(vals, shape, reduced);
   auto run = [&] {
     if constexpr (Keep) return st::norm(x, ord_of(o), ax, st::keepdims);

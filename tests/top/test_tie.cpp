@@ -8,6 +8,7 @@
 
 #include "support/filled.hpp"
 #include "support/random.hpp"
+#include "support/scale.hpp"
 #include "support/streaming.hpp"
 
 #include <cmath>
@@ -15,6 +16,7 @@
 #include <sinter/sinter.hpp>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 namespace st = sinter;
@@ -59,8 +61,12 @@ void check_black_scholes() {
   for (bool stream : {false, true}) {
     sinter_test::streaming_scope scope(stream);
     // Tiles of 1024 floats (512 doubles); 70001 > 2 * par_grain, so par
-    // splits it; offset 1 misaligns every vector.
+    // splits it; offset 1 misaligns every vector. Unoptimised builds
+    // (support/scale.hpp) give host 4099 as its largest: more tiles of the
+    // same loop, 25 s of the sanitizer stage at 70001.
+    const bool big = std::is_same_v<P, st::par> || sinter_test::scale == 1;
     for (st::index_t n : {0, 1, 7, 17, 511, 1024, 1025, 4099, 70001}) {
+      if (n == 70001 && !big) continue;
       for (st::index_t off : {0, 1}) {
         const auto m = static_cast<std::size_t>(n + off);
         const auto vs = random_vector<T>(m, 61, T(5), T(30)), vk = random_vector<T>(m, 62, T(1), T(100)),

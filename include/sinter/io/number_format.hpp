@@ -112,7 +112,7 @@ float_parts positional_parts(T v, int precision) {
     p.frac_part = std::string(static_cast<std::size_t>(-d.exp - 1), '0') + d.digits;
   }
   if (d.digits == "0") p.frac_part.clear();
-  if (d.negative) p.int_part.insert(0, "-");
+  if (d.negative) p.int_part = "-" + p.int_part;
   return p;
 }
 
@@ -124,7 +124,10 @@ float_parts scientific_parts(T v, int precision) {
   if (static_cast<int>(d.digits.size()) - 1 > precision)
     d = parse_scientific(chars_of(static_cast<double>(v), std::chars_format::scientific, precision));
   float_parts p;
-  p.int_part = (d.negative ? "-" : "") + d.digits.substr(0, 1);
+  // Built by appending: GCC 12 at -O3 flagged `"-" + std::string&&` (an
+  // insert at 0) with a false -Wstringop-overflow in some translation units.
+  if (d.negative) p.int_part = "-";
+  p.int_part.append(d.digits, 0, 1);
   p.frac_part = d.digits.substr(1);
   p.exp = d.exp;
   return p;

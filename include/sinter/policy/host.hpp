@@ -66,7 +66,7 @@ SINTER_FORCEINLINE void run_host_range(host_path path, const memory_leaf<T, R>& 
                                        const Node& bound, index_t b, index_t e) {
   if (path.contiguous) {
     if (path.stream) run_linear_streaming(out.ptr, bound, b, e);
-    else run_linear(out.ptr, bound, b, e);
+    else run_linear_shared(out.ptr, bound, b, e);
   } else if (path.step2) {
     run_rows<2>(out, bound, b, e);
   } else if (path.step1) {
@@ -84,7 +84,7 @@ const char* run_serial(const memory_leaf<T, R>& out, const Node& bound) {
   const index_t n = shape_size(out.shape);
   if (n == 0) return "empty";
   if constexpr (R == 0) {
-    run_linear(out.ptr, bound, 0, 1);
+    run_linear_shared(out.ptr, bound, 0, 1);
     return "contiguous";
   } else {
     const host_path path = choose_host_path(out, bound, n);

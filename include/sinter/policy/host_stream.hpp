@@ -138,8 +138,8 @@ inline void keep_block([[maybe_unused]] const void* buf) noexcept {
 /// o[i] = c.load(i) for i in [lo, hi) with streaming stores for the 64-byte
 /// aligned blocks; the head before the first aligned line and the tail
 /// after the last whole block (under 256 bytes) take ordinary stores, through
-/// the same store_range loop as a non-streaming pass. The caller fences
-/// (stream_fence) once after its last range.
+/// store_range_call (the cursor type's one out-of-line loop, which other
+/// paths share). The caller fences (stream_fence) once after its last range.
 template <class T, class Cursor>
 void stream_range(T* o, const Cursor& c, index_t lo, index_t hi) {
   static_assert(64 % sizeof(T) == 0, "streaming stores need an element size dividing 64 bytes");
@@ -154,12 +154,12 @@ void stream_range(T* o, const Cursor& c, index_t lo, index_t hi) {
   // is not aligned to its element size).
   const auto misalign = reinterpret_cast<std::uintptr_t>(o + i) % 64;
   if (misalign % sizeof(T) != 0) {
-    store_range(o, c, i, hi);
+    store_range_call(o, c, i, hi, false);
     return;
   }
   index_t head = misalign ? static_cast<index_t>((64 - misalign) / sizeof(T)) : 0;
   if (head > hi - i) head = hi - i;
-  if (head > 0) store_range(o, c, i, i + head);
+  if (head > 0) store_range_call(o, c, i, i + head, false);
   i += head;
   // The cursor is copied first: read through the reference, its pointers
   // and scalars were loaded again after every block's streaming stores (o
@@ -179,7 +179,7 @@ void stream_range(T* o, const Cursor& c, index_t lo, index_t hi) {
     stream_copy(o + i, buf, sizeof(buf));
     keep_block(buf);
   }
-  if (i < hi) store_range(o, c, i, hi);
+  if (i < hi) store_range_call(o, c, i, hi, false);
 }
 
 /// run_linear with streaming stores.

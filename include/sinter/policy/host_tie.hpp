@@ -88,7 +88,7 @@ bool shares(const memory_leaf<T, R>& out, const Node& bound) {
 template <class T, std::size_t R, class Node>
 SINTER_FORCEINLINE void tie_row(const memory_leaf<T, R>& out, const Node& node, const extents<R>& idx, index_t j0,
                                 index_t j1) {
-  store_row(out.ptr + row_offset(idx, out.strides), out.strides[R - 1], node.row(idx), j0, j1, false);
+  store_row<false>(out.ptr + row_offset(idx, out.strides), out.strides[R - 1], node.row(idx), j0, j1, false);
 }
 
 /// Flat positions [s, e) of a tied pass of rank >= 1 in any layout

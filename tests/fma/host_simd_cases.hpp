@@ -56,8 +56,12 @@ static_assert(TAKES_SIMD(double, st::maximum(st::sqrt(wa), st::minimum(wa, wb)) 
 static_assert(TAKES_SIMD(float, st::exp(st::square(va))));
 // No call: GCC's own loop is as fast.
 static_assert(!TAKES_SIMD(float, va * 2.0f + vb));
-// Nodes without a vector form: double exp, a mixed-type operand, a cast.
-static_assert(!TAKES_SIMD(double, st::exp(wa)));
+// double exp and tanh: the AVX2 loop's kernels (exp_tanh_f64.hpp); not
+// written for AVX-512's 8 doubles, where GCC's loop runs them.
+static_assert(TAKES_SIMD(double, st::exp(wa + wb) * 2.0) == bool(SINTER_DETAIL_LANE_AVX2_D));
+static_assert(TAKES_SIMD(double, st::tanh(wa * 0.5 + wb) * wa - st::sqrt(st::abs(wa))) ==
+              bool(SINTER_DETAIL_LANE_AVX2_D));
+// Nodes without a vector form: a mixed-type operand, a cast.
 static_assert(!TAKES_SIMD(double, st::sqrt(vi + wa)));
 static_assert(!TAKES_SIMD(float, st::sqrt(st::cast<float>(wa))));
 // The output type must be the expression's.
@@ -147,6 +151,86 @@ SINTER_SIMD_CASE("float tanh chain: bits of the scalar loop, near the double ref
       if (std::isfinite(ref) && std::fabs(ref) > 1e-3) CHECK(std::fabs(out[i] - ref) <= 1e-6 * (1 + std::fabs(ref)) * 8);
     }
     for (std::size_t i = off + n; i < out.size(); ++i) REQUIRE(same_bits(out[i], -1.25f));
+  }
+}
+
+// Every kind of double: random bits, exp's whole range and beyond, tanh's
+// two branches, and specials (overflow and underflow thresholds, the
+// subnormal results, tanh's 0.625 and 22, NaN, infinities, zeros).
+std::vector<double> inputs_d(std::size_t n, unsigned seed) {
+  std::vector<double> v = sinter_test::random_vector<double>(n, seed, -3.0, 3.0);
+  std::uint64_t s = 0x9e3779b97f4a7c15ull ^ seed;
+  for (std::size_t i = 0; i < n; ++i) {
+    s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+    if (i % 5 == 1) std::memcpy(&v[i], &s, sizeof s);
+    else if (i % 5 == 2) v[i] = -760.0 + 1480.0 * (static_cast<double>(s >> 11) * 0x1p-53);
+    else if (i % 5 == 3) v[i] = -25.0 + 50.0 * (static_cast<double>(s >> 11) * 0x1p-53);
+  }
+  using L = std::numeric_limits<double>;
+  const double sp[] = {0.0, -0.0, 709.782712893384, 709.7827128933841, -745.1332191019411, -745.1332191019412,
+                       -708.5, 711.0, -746.0, L::infinity(), -L::infinity(), L::quiet_NaN(), L::denorm_min(),
+                       0.625, 0x1.3ffffffffffffp-1, -0.625, 22.0, -22.5, 1e-300};
+  for (std::size_t i = 0; i < sizeof sp / sizeof sp[0] && i * 3 < n; ++i) v[i * 3] = sp[i];
+  return v;
+}
+
+// |got - want| within k ulps of double at want (NaN, infinities and
+// results below the smallest normal, within k subnormal spacings, matched).
+bool near_d(double got, long double want, double k) {
+  if (std::isnan(want)) return std::isnan(got);
+  if (std::isinf(want) || std::fabs(want) > std::numeric_limits<double>::max())
+    return std::isinf(got) && (got > 0) == (want > 0);
+  const int e = want == 0 ? -1074 : std::ilogb(static_cast<double>(want));
+  const long double ulp = std::ldexp(1.0L, std::max(e, -1022) - 52);
+  return std::fabs(static_cast<long double>(got) - want) <= k * ulp;
+}
+
+SINTER_SIMD_CASE("double exp(a + b) * 2 and the tanh chain: the scalar kernels' bits, near long double") {
+  for (std::size_t off : {0, 1, 3})
+    for (std::size_t n : lengths) {
+      const auto seed = static_cast<unsigned>(n + 17 * off);
+      const std::vector<double> a = inputs_d(off + n + guard, seed), b = inputs_d(off + n + guard, seed + 1);
+      const std::vector<double> z = sinter_test::random_vector<double>(off + n + guard, seed + 2, -2.0, 2.0);
+      std::vector<double> e(off + n + guard, 7.5), t(off + n + guard, -1.25);
+      const auto len = static_cast<st::index_t>(n);
+      const st::view<const double, 1> x(a.data() + off, {len}), y(b.data() + off, {len}), w(z.data() + off, {len});
+      st::view<double, 1>(e.data() + off, {len}) = st::exp(x + y) * 2.0;
+      st::view<double, 1>(t.data() + off, {len}) = st::tanh(x * 0.5 + y) * w - st::sqrt(st::abs(x));
+      for (std::size_t i = 0; i < off + n + guard; ++i) {
+        if (i < off || i >= off + n) {
+          REQUIRE_MESSAGE(same_bits(e[i], 7.5), "exp: sentinel " << i << " written, n " << n << " off " << off);
+          REQUIRE_MESSAGE(same_bits(t[i], -1.25), "tanh: sentinel " << i << " written, n " << n << " off " << off);
+          continue;
+        }
+        const double s = a[i] + b[i], u = a[i] * 0.5 + b[i];
+        const double we = mi::exp(s) * 2.0, wt = mi::tanh(u) * z[i] - std::sqrt(std::fabs(a[i]));
+        REQUIRE_MESSAGE(same_bits(e[i], we), "exp: i " << i - off << " n " << n << " x " << s << ": " << e[i]
+                                                      << " vs scalar " << we);
+        REQUIRE_MESSAGE(same_bits(t[i], wt), "tanh: i " << i - off << " n " << n << " x " << u << ": " << t[i]
+                                                       << " vs scalar " << wt);
+        if (!std::isnan(s)) REQUIRE(near_d(mi::exp(s), std::exp(static_cast<long double>(s)), 1.0));
+        if (!std::isnan(u)) REQUIRE(near_d(mi::tanh(u), std::tanh(static_cast<long double>(u)), 1.5));
+      }
+    }
+}
+
+SINTER_SIMD_CASE("double exp and tanh: streamed, on par's chunks, in place") {
+  const std::size_t n = (std::size_t(1) << 16) + 7;  // above 2 * par_grain in doubles: par splits it
+  const std::vector<double> a = inputs_d(n + 1, 41);
+  const auto len = static_cast<st::index_t>(n);
+  for (bool stream : {false, true}) {
+    const sinter_test::streaming_scope scope(stream);
+    std::vector<double> out(n + 1 + guard, 9.0), in_place(a);
+    st::view<double, 1, st::par>(out.data() + 1, {len}) =
+        st::exp(st::view<const double, 1, st::par>(a.data() + 1, {len}));
+    st::view<double, 1> ip(in_place.data() + 1, {len});
+    ip = st::tanh(ip);
+    for (std::size_t i = 1; i <= n; ++i) {
+      REQUIRE_MESSAGE(same_bits(out[i], mi::exp(a[i])), "par exp, stream " << stream << ", i " << i);
+      REQUIRE_MESSAGE(same_bits(in_place[i], mi::tanh(a[i])), "in-place tanh, stream " << stream << ", i " << i);
+    }
+    REQUIRE(same_bits(out[0], 9.0));
+    for (std::size_t i = n + 1; i < out.size(); ++i) REQUIRE(same_bits(out[i], 9.0));
   }
 }
 

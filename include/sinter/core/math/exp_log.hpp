@@ -21,6 +21,7 @@
 
 #include "bits.hpp"
 #include "exp_tanh_f32.hpp"
+#include "exp_tanh_f64.hpp"
 #include "hw_exp.hpp"
 #include "log_f32.hpp"
 #include "sqrt_round.hpp"
@@ -28,48 +29,8 @@
 namespace sinter::detail::math {
 namespace impl {
 
-inline constexpr double ln2_hi = 6.93147180369123816490e-01;   // 0x3fe62e42fee00000
-inline constexpr double ln2_lo = 1.90821492927058770002e-10;   // 0x3dea39ef35793c76
-inline constexpr double inv_ln2 = 1.44269504088896338700e+00;
-inline constexpr double ln2 = 6.93147180559945286227e-01;       // ln 2 rounded to double
-inline constexpr double dinf = std::numeric_limits<double>::infinity();
-inline constexpr double dnan = std::numeric_limits<double>::quiet_NaN();
-inline constexpr double dmax = std::numeric_limits<double>::max();
-
-/// round to nearest integer for |x| < 2^51 (the magic-constant trick).
-SINTER_HD SINTER_FORCEINLINE double rint_small(double x) {
-  return (x + 0x1.8p52) - 0x1.8p52;
-}
-
-/// min(max(x, lo), hi) by blends (NaN: unspecified; callers fix NaN last).
-SINTER_HD SINTER_FORCEINLINE double clamp_d(double x, double lo, double hi) {
-  return blend(lt_mask(x, lo), lo, blend(lt_mask(hi, x), hi, x));
-}
-
-/// exp(hi - lo) for |hi - lo| <= 0.35 (fdlibm's rational form, < 1 ulp).
-SINTER_HD SINTER_FORCEINLINE double exp_kernel(double hi, double lo) {
-  constexpr double p1 = 1.66666666666666019037e-01, p2 = -2.77777777770155933842e-03,
-                   p3 = 6.61375632143793436117e-05, p4 = -1.65339022054652515390e-06,
-                   p5 = 4.13813679705723846039e-08;
-  const double r = hi - lo;
-  const double t = r * r;
-  const double c = r - t * (p1 + t * (p2 + t * (p3 + t * (p4 + t * p5))));
-  return 1.0 - ((lo - (r * c) / (2.0 - c)) - hi);
-}
-
-/// exp(x) * 2^adj for a small integer adj (adj = -1 gives exp(x)/2 without
-/// overflowing early); NaN is not handled here.
-SINTER_HD SINTER_FORCEINLINE double exp_scaled(double x, double adj) {
-  const double xc = clamp_d(x, -746.0, 711.0);
-  const double k = rint_small(xc * inv_ln2);
-  const double hi = xc - k * ln2_hi;  // exact: ln2_hi has 32 significant bits
-  const double lo = k * ln2_lo;
-  return scale_exp2(exp_kernel(hi, lo), k + adj);
-}
-
-SINTER_HD SINTER_FORCEINLINE double exp(double x) {
-  return blend(nan_mask(x), x + x, exp_scaled(x, 0.0));
-}
+/// e^x for double (exp_tanh_f64.hpp's kernel, also behind the explicit AVX2 loop).
+SINTER_HD SINTER_FORCEINLINE double exp(double x) { return exp_d(x); }
 
 SINTER_HD SINTER_FORCEINLINE double exp2(double x) {
   const double xc = clamp_d(x, -1100.0, 1100.0);
@@ -211,24 +172,10 @@ SINTER_HD SINTER_FORCEINLINE double sinh(double x) {
   return blend(nan_mask(x), x + x, copysign_bits(r, x));
 }
 
-/// tanh: with a = |x|, below 0.625 a + a^3 P(a^2)/Q(a^2) (degrees 2 and 3,
-/// a weighted least-squares fit of (tanh a - a)/a^3 made for sinter with
-/// mpmath, relative error 1.7e-17; docs/math_fit.py tanh_d), above it
-/// 1 - 2/(e^2a + 1); the two quotients are blended before one division.
-/// (It was fdlibm's, from expm1, whose blends and divisions made the double
-/// tanh_chain benchmark half as fast as xtensor's.)
-SINTER_HD SINTER_FORCEINLINE double tanh(double x) {
-  const double a = fabs_bits(x);
-  const double z = a * a;
-  const std::uint64_t small = lt_mask(a, 0.625);
-  const double p = horner(z, -0x1.5555555555555p-2, -0x1.4fdaadfddf311p-6, -0x1.a1b7a16a3f239p-13);
-  const double q = horner(z, 1.0, 0x1.d8929a39336f2p-2, 0x1.7d9b91a6c185ep-6, 0x1.b124e1f0f5a55p-13);
-  const double e = exp_scaled(2.0 * blend(small, 0.0, a), 0.0);  // e^2a, 1 for small lanes
-  const double quot = blend(small, p, 2.0) / blend(small, q, e + 1.0);
-  double t = blend(small, a + (a * z) * quot, 1.0 - quot);
-  t = blend(lt_mask(22.0, a), 1.0, t);
-  return blend(nan_mask(x), x + x, copysign_bits(t, x));
-}
+/// tanh for double (exp_tanh_f64.hpp's kernel, also behind the explicit
+/// AVX2 loop). (It was fdlibm's, from expm1, whose blends and divisions
+/// made the double tanh_chain benchmark half as fast as xtensor's.)
+SINTER_HD SINTER_FORCEINLINE double tanh(double x) { return tanh_d(x); }
 
 SINTER_HD SINTER_FORCEINLINE double asinh(double x) {
   const double a = fabs_bits(x);

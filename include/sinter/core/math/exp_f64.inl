@@ -1,0 +1,90 @@
+// exp_f64.inl: the double exp and tanh kernels, included once per lane type
+// (no include guard), inside a namespace that has defined:
+//   V, U                   the lane type (double, or an x86 double vector) and its bits;
+//   SINTER_DETAIL_LANE_FN  the specifiers of the functions below;
+//   c(double)              a V with every lane equal to the constant;
+//   bits(V), from(U)       the bits of a V, the V of bits;
+//   lt(a, b)               a mask of a < b (all ones or zeros per lane; any
+//                          value for a NaN operand: the kernels blend NaN last);
+//   blend(m, a, b)         a where m is all ones, else b;
+//   clamp(x, lo, hi)       x limited to [lo, hi] (any value for a NaN x);
+//   nan_mask(x)            the mask of "x is a NaN".
+// exp_tanh_f64.hpp includes it for one double (host scalar code, and the
+// bodies GCC vectorises) and for the AVX2 vector of policy/host_simd.hpp's
+// explicit loop. The kernels are fdlibm's exp (Sun Microsystems, "Permission
+// to use, copy, modify, and distribute this software is freely granted") and
+// sinter's own double tanh; every operation is written out in the same order
+// for every lane type, so that the lane types give the same bits (their
+// masks and blends differ only where the results cannot).
+
+/// 2^n for an integer-valued n in [1-1023, 1023], from bits (bits.hpp's exp2i).
+SINTER_DETAIL_LANE_FN V exp2i_d(V n) {
+  return from(bits(n + c(0x1.8p52 + 1023.0)) << 52);
+}
+
+/// x 2^n for an integer-valued n in [-2098, 2046], rounded once (bits.hpp's
+/// scale_exp2): the two halves of n stay in the normal range.
+SINTER_DETAIL_LANE_FN V scale_exp2_d(V x, V n) {
+  const V h = (n * c(0.5) + c(0x1.8p52)) - c(0x1.8p52);
+  return (x * exp2i_d(h)) * exp2i_d(n - h);
+}
+
+/// exp(hi - lo) for |hi - lo| <= 0.35 (fdlibm's rational form, < 1 ulp).
+SINTER_DETAIL_LANE_FN V exp_d_kernel(V hi, V lo) {
+  const V r = hi - lo;
+  const V t = r * r;
+  const V p = r - t * (c(1.66666666666666019037e-01) +
+                       t * (c(-2.77777777770155933842e-03) +
+                            t * (c(6.61375632143793436117e-05) +
+                                 t * (c(-1.65339022054652515390e-06) + t * c(4.13813679705723846039e-08)))));
+  return c(1.0) - ((lo - (r * p) / (c(2.0) - p)) - hi);
+}
+
+/// The reduction of exp(x): returns e^r for r = x - k ln2 and sets k =
+/// round(x / ln2) (by the magic constant), after clamping x to [-746, 711]
+/// (where e^x is 0 and inf). x - k ln2 is split in two: k ln2_hi is exact
+/// (ln2_hi has 32 significant bits). NaN is not handled here.
+SINTER_DETAIL_LANE_FN V exp_d_reduced(V x, V& k) {
+  const V xc = clamp(x, -746.0, 711.0);
+  k = (xc * c(1.44269504088896338700e+00) + c(0x1.8p52)) - c(0x1.8p52);
+  const V hi = xc - k * c(6.93147180369123816490e-01);  // ln2_hi, 0x3fe62e42fee00000
+  const V lo = k * c(1.90821492927058770002e-10);       // ln2_lo, 0x3dea39ef35793c76
+  return exp_d_kernel(hi, lo);
+}
+
+/// exp(x) 2^adj for a small integer-valued adj (adj = -1 gives exp(x)/2
+/// without overflowing early); NaN is not handled here.
+SINTER_DETAIL_LANE_FN V exp_d_scaled(V x, V adj) {
+  V k;
+  const V p = exp_d_reduced(x, k);
+  return scale_exp2_d(p, k + adj);
+}
+
+/// e^x for double: < 1 ulp (docs/math.md); inf above 709.78, gradual
+/// underflow to 0 below -745.13, NaN kept.
+SINTER_DETAIL_LANE_FN V exp_d(V x) {
+  V k;
+  const V p = exp_d_reduced(x, k);
+  return blend(nan_mask(x), x + x, scale_exp2_d(p, k));
+}
+
+/// tanh for double: with a = |x|, below 0.625 a + a^3 P(a^2)/Q(a^2) (degrees
+/// 2 and 3, a weighted least-squares fit of (tanh a - a)/a^3 made for sinter
+/// with mpmath, relative error 1.7e-17; docs/math_fit.py tanh_d), above it
+/// 1 - 2/(e^2a + 1); the two quotients are blended before one division.
+/// 1 from 22 up; NaN and -0 kept.
+SINTER_DETAIL_LANE_FN V tanh_d(V x) {
+  const U sign = bits(x) & 0x8000000000000000ull;
+  const V a = from(bits(x) & 0x7fffffffffffffffull);
+  const V z = a * a;
+  const U small = lt(a, c(0.625));
+  const V p = c(-0x1.5555555555555p-2) + z * (c(-0x1.4fdaadfddf311p-6) + z * c(-0x1.a1b7a16a3f239p-13));
+  const V q = c(1.0) + z * (c(0x1.d8929a39336f2p-2) + z * (c(0x1.7d9b91a6c185ep-6) + z * c(0x1.b124e1f0f5a55p-13)));
+  V k;
+  const V p2a = exp_d_reduced(c(2.0) * blend(small, c(0.0), a), k);
+  const V e = scale_exp2_d(p2a, k);  // e^2a, 1 for small lanes
+  const V quot = blend(small, p, c(2.0)) / blend(small, q, e + c(1.0));
+  V t = blend(small, a + (a * z) * quot, c(1.0) - quot);
+  t = blend(lt(c(22.0), a), c(1.0), t);
+  return blend(nan_mask(x), x + x, from(bits(t) | sign));  // t >= 0: copysign(t, x)
+}

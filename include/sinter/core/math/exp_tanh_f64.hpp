@@ -1,0 +1,100 @@
+#pragma once
+/// \file exp_tanh_f64.hpp
+/// exp and tanh for double: the kernels of exp_f64.inl on two lane types.
+/// lane_f64 is one double (host scalar code and the loops GCC vectorises
+/// from it; nvcc's device pass calls CUDA's functions instead). lane_avx2_d
+/// is four doubles of AVX2, for the explicit vector loop of
+/// policy/host_simd.hpp: GCC's vectoriser cannot give the scalar kernel's
+/// clamp `vminpd`/`vmaxpd` (which let NaN through, as the clamp needs, but
+/// GCC emits them only under -ffinite-math-only), nor its blends and NaN
+/// test `vblendvpd` and a comparison (at SSE2 a double comparison cannot
+/// be a mask, so bits.hpp's masks read sign bits), and its vectors of the
+/// kernel took a third more instructions. exp(a + b) * 2 on doubles went
+/// from 8.2-9.1 to 10.1-12.4 GB/s, and tanh_chain from 4.2-4.7 to 7.4-8.2,
+/// on an AVX2 Zen 3 at 2^10 to 2^22 (bench/README.md). Both lane types
+/// give the same bits for the same input: the same IEEE operations in the
+/// same order, with masks and blends that differ only for NaN lanes, which
+/// the kernels replace last (tests/fma/host_simd_cases.hpp).
+#include <cstdint>
+#include <limits>
+
+#include "bits.hpp"
+#include "exp_tanh_f32.hpp"  // SINTER_DETAIL_LANE_INLINE
+#include "hw_sqrt.hpp"       // SINTER_HW_SQRT
+
+namespace sinter::detail::math::impl {
+
+inline constexpr double ln2_hi = 6.93147180369123816490e-01;   // 0x3fe62e42fee00000
+inline constexpr double ln2_lo = 1.90821492927058770002e-10;   // 0x3dea39ef35793c76
+inline constexpr double inv_ln2 = 1.44269504088896338700e+00;
+inline constexpr double ln2 = 6.93147180559945286227e-01;       // ln 2 rounded to double
+inline constexpr double dinf = std::numeric_limits<double>::infinity();
+inline constexpr double dnan = std::numeric_limits<double>::quiet_NaN();
+inline constexpr double dmax = std::numeric_limits<double>::max();
+
+/// round to nearest integer for |x| < 2^51 (the magic-constant trick).
+SINTER_HD SINTER_FORCEINLINE double rint_small(double x) {
+  return (x + 0x1.8p52) - 0x1.8p52;
+}
+
+/// min(max(x, lo), hi) by blends (NaN: unspecified; callers fix NaN last).
+SINTER_HD SINTER_FORCEINLINE double clamp_d(double x, double lo, double hi) {
+  return blend(lt_mask(x, lo), lo, blend(lt_mask(hi, x), hi, x));
+}
+
+/// The kernels on one double: exp_f64.inl, with bits.hpp's masks and blends
+/// (which vectorise at SSE2).
+namespace lane_f64 {
+using V = double;
+using U = std::uint64_t;
+#define SINTER_DETAIL_LANE_FN SINTER_HD SINTER_DETAIL_LANE_INLINE
+SINTER_DETAIL_LANE_FN V c(double x) { return x; }
+SINTER_DETAIL_LANE_FN U bits(V x) { return to_bits(x); }
+SINTER_DETAIL_LANE_FN V from(U u) { return from_bits<double>(u); }
+SINTER_DETAIL_LANE_FN U lt(V a, V b) { return lt_mask(a, b); }
+SINTER_DETAIL_LANE_FN V blend(U m, V a, V b) { return math::blend(m, a, b); }
+SINTER_DETAIL_LANE_FN V clamp(V x, double lo, double hi) { return clamp_d(x, lo, hi); }
+SINTER_DETAIL_LANE_FN U nan_mask(V x) { return math::nan_mask(x); }
+#include "exp_f64.inl"
+#undef SINTER_DETAIL_LANE_FN
+}  // namespace lane_f64
+
+/// exp(hi - lo) for |hi - lo| <= 0.35 (fdlibm's rational form, < 1 ulp).
+SINTER_HD SINTER_DETAIL_LANE_INLINE double exp_kernel(double hi, double lo) { return lane_f64::exp_d_kernel(hi, lo); }
+/// exp(x) * 2^adj for a small integer adj; NaN is not handled here.
+SINTER_HD SINTER_DETAIL_LANE_INLINE double exp_scaled(double x, double adj) { return lane_f64::exp_d_scaled(x, adj); }
+/// e^x for double, < 1 ulp; inf above 709.78, gradual underflow, NaN kept.
+SINTER_HD SINTER_DETAIL_LANE_INLINE double exp_d(double x) { return lane_f64::exp_d(x); }
+/// tanh for double; 1 from 22 up, NaN and -0 kept.
+SINTER_HD SINTER_DETAIL_LANE_INLINE double tanh_d(double x) { return lane_f64::tanh_d(x); }
+
+}  // namespace sinter::detail::math::impl
+
+/// SINTER_DETAIL_LANE_AVX2_D is 1 where lane_avx2_d exists: GCC on x86-64
+/// host code (SINTER_HW_SQRT) built for AVX2 and FMA, not AVX-512 (whose
+/// explicit loop runs 8 doubles per vector; the double kernels are not
+/// written for it: there GCC's loop from lane_f64 runs them).
+#if SINTER_HW_SQRT && defined(__AVX2__) && defined(__FMA__) && !defined(__AVX512F__)
+#define SINTER_DETAIL_LANE_AVX2_D 1
+#include <immintrin.h>
+
+/// The kernels on four doubles of AVX2 (GCC's vector extension): masks by
+/// vector comparison, `vblendvpd`, and a clamp by `vmaxpd`/`vminpd`.
+namespace sinter::detail::math::impl::lane_avx2_d {
+using V = __v4df;
+using U = __v4du;
+#define SINTER_DETAIL_LANE_FN SINTER_DETAIL_LANE_INLINE
+SINTER_DETAIL_LANE_FN V c(double x) { return x - V{}; }
+SINTER_DETAIL_LANE_FN U bits(V x) { return reinterpret_cast<U>(x); }
+SINTER_DETAIL_LANE_FN V from(U u) { return reinterpret_cast<V>(u); }
+SINTER_DETAIL_LANE_FN U lt(V a, V b) { return reinterpret_cast<U>(a < b); }
+SINTER_DETAIL_LANE_FN V blend(U m, V a, V b) { return _mm256_blendv_pd(b, a, reinterpret_cast<__m256d>(m)); }
+// maxpd/minpd return their second operand when either is NaN: x itself.
+SINTER_DETAIL_LANE_FN V clamp(V x, double lo, double hi) { return _mm256_min_pd(c(hi), _mm256_max_pd(c(lo), x)); }
+SINTER_DETAIL_LANE_FN U nan_mask(V x) { return reinterpret_cast<U>(_mm256_cmp_pd(x, x, _CMP_UNORD_Q)); }
+#include "exp_f64.inl"
+#undef SINTER_DETAIL_LANE_FN
+}  // namespace sinter::detail::math::impl::lane_avx2_d
+#else
+#define SINTER_DETAIL_LANE_AVX2_D 0
+#endif

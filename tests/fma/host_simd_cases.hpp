@@ -56,11 +56,12 @@ static_assert(TAKES_SIMD(double, st::maximum(st::sqrt(wa), st::minimum(wa, wb)) 
 static_assert(TAKES_SIMD(float, st::exp(st::square(va))));
 // No call: GCC's own loop is as fast.
 static_assert(!TAKES_SIMD(float, va * 2.0f + vb));
-// double exp and tanh: the AVX2 loop's kernels (exp_tanh_f64.hpp); not
+// double exp and tanh: the AVX2 loop's kernels (kernels_f64.hpp); not
 // written for AVX-512's 8 doubles, where GCC's loop runs them.
 static_assert(TAKES_SIMD(double, st::exp(wa + wb) * 2.0) == bool(SINTER_DETAIL_LANE_AVX2_D));
 static_assert(TAKES_SIMD(double, st::tanh(wa * 0.5 + wb) * wa - st::sqrt(st::abs(wa))) ==
               bool(SINTER_DETAIL_LANE_AVX2_D));
+static_assert(TAKES_SIMD(double, st::log(wa) + st::erf(wb) * st::erfc(wa)) == bool(SINTER_DETAIL_LANE_AVX2_D));
 // Nodes without a vector form: a mixed-type operand, a cast.
 static_assert(!TAKES_SIMD(double, st::sqrt(vi + wa)));
 static_assert(!TAKES_SIMD(float, st::sqrt(st::cast<float>(wa))));
@@ -212,6 +213,68 @@ SINTER_SIMD_CASE("double exp(a + b) * 2 and the tanh chain: the scalar kernels' 
         if (!std::isnan(u)) REQUIRE(near_d(mi::tanh(u), std::tanh(static_cast<long double>(u)), 1.5));
       }
     }
+}
+
+SINTER_SIMD_CASE("double log, erf and erfc: the scalar kernels' bits, near long double") {
+  for (std::size_t n : lengths) {
+    const std::size_t off = n % 3;
+    const std::vector<double> a = inputs_d(off + n + guard, static_cast<unsigned>(n) + 5);
+    std::vector<double> l(off + n + guard, 0.5), e(off + n + guard, 0.5), ec(off + n + guard, 0.5);
+    const auto len = static_cast<st::index_t>(n);
+    const st::view<const double, 1> x(a.data() + off, {len});
+    st::view<double, 1>(l.data() + off, {len}) = st::log(x);
+    st::view<double, 1>(e.data() + off, {len}) = st::erf(x) * 3.0;
+    st::view<double, 1>(ec.data() + off, {len}) = st::erfc(x * 0.25);
+    for (std::size_t i = 0; i < off + n + guard; ++i) {
+      if (i < off || i >= off + n) {
+        REQUIRE_MESSAGE((same_bits(l[i], 0.5) && same_bits(e[i], 0.5) && same_bits(ec[i], 0.5)),
+                        "sentinel " << i << " written, n " << n);
+        continue;
+      }
+      const double v = a[i];
+      REQUIRE_MESSAGE(same_bits(l[i], mi::log(v)), "log: n " << n << " x " << v << ": " << l[i] << " vs " << mi::log(v));
+      REQUIRE_MESSAGE(same_bits(e[i], mi::erf(v) * 3.0), "erf: n " << n << " x " << v);
+      REQUIRE_MESSAGE(same_bits(ec[i], mi::erfc(v * 0.25)), "erfc: n " << n << " x " << v * 0.25);
+      if (std::isnan(v)) continue;
+      REQUIRE(near_d(mi::log(v), std::log(static_cast<long double>(v)), 1.0));
+      REQUIRE(near_d(mi::erf(v), std::erf(static_cast<long double>(v)), 1.0));
+      REQUIRE(near_d(mi::erfc(v * 0.25), std::erfc(static_cast<long double>(v * 0.25)), 2.5));
+    }
+  }
+}
+
+// The Black-Scholes prices of bench/bench_math.cpp, both outputs in one tie
+// pass (d1 shared), against a scalar loop of the same operations.
+SINTER_SIMD_CASE("double Black-Scholes, one tie pass: the bits of a scalar loop") {
+  constexpr double r = 0.02, v = 0.3, c = 0.70710678118654752440, hr = r + 0.5 * v * v;
+  for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(5), std::size_t(17), std::size_t(1031),
+                        std::size_t(70001)}) {
+    const std::vector<double> vs = sinter_test::random_vector<double>(n + 1, 61, 5.0, 30.0),
+                              vk = sinter_test::random_vector<double>(n + 1, 62, 1.0, 100.0),
+                              vt = sinter_test::random_vector<double>(n + 1, 63, 0.25, 10.0);
+    std::vector<double> call(n + 1 + guard, 2.0), put(n + 1 + guard, 2.0);
+    const auto len = static_cast<st::index_t>(n);
+    const st::view<const double, 1, st::par> s(vs.data() + 1, {len}), k(vk.data() + 1, {len}), t(vt.data() + 1, {len});
+    const auto vol = st::sqrt(t) * v;
+    const auto d1 = (st::log(s / k) + t * hr) / vol;
+    const auto d2 = d1 - vol;
+    const auto ke = k * st::exp(t * -r);
+    st::view<double, 1, st::par> co(call.data() + 1, {len}), po(put.data() + 1, {len});
+    st::tie(co, po) = std::tuple(s * 0.5 * st::erfc(d1 * -c) - ke * 0.5 * st::erfc(d2 * -c),
+                                 ke * 0.5 * st::erfc(d2 * c) - s * 0.5 * st::erfc(d1 * c));
+    for (std::size_t i = 1; i <= n; ++i) {
+      const double S = vs[i], K = vk[i], T = vt[i];
+      const double vol_i = std::sqrt(T) * v;
+      const double d1_i = (mi::log(S / K) + T * hr) / vol_i, d2_i = d1_i - vol_i;
+      const double ke_i = K * mi::exp(T * -r);
+      const double wc = S * 0.5 * mi::erfc(d1_i * -c) - ke_i * 0.5 * mi::erfc(d2_i * -c);
+      const double wp = ke_i * 0.5 * mi::erfc(d2_i * c) - S * 0.5 * mi::erfc(d1_i * c);
+      REQUIRE_MESSAGE(same_bits(call[i], wc), "call, n " << n << " i " << i << ": " << call[i] << " vs " << wc);
+      REQUIRE_MESSAGE(same_bits(put[i], wp), "put, n " << n << " i " << i << ": " << put[i] << " vs " << wp);
+    }
+    REQUIRE((same_bits(call[0], 2.0) && same_bits(put[0], 2.0)));
+    for (std::size_t i = n + 1; i < call.size(); ++i) REQUIRE((same_bits(call[i], 2.0) && same_bits(put[i], 2.0)));
+  }
 }
 
 SINTER_SIMD_CASE("double exp and tanh: streamed, on par's chunks, in place") {

@@ -2,7 +2,7 @@
 /// \file host_simd.hpp
 /// An explicit vector loop for contiguous CPU passes that call float exp or
 /// tanh, or sqrt, on x86-64 with AVX-512F or AVX2 + FMA (GCC, host code),
-/// and double exp or tanh on AVX2 + FMA.
+/// and double exp, tanh, log, erf or erfc on AVX2 + FMA.
 ///
 /// store_range's ordinary loop is written in scalar code that GCC
 /// vectorises. Each of those maths functions then becomes a call, per
@@ -12,16 +12,17 @@
 /// around it (the vector ABI saves no vector register). `exp(a + b) * 2`
 /// ran at 37-39 GB/s that way against 51 for the same kernel inlined into a
 /// hand-written intrinsic loop (scratch program, 16384 floats, best of 7).
-/// The double exp and tanh are no calls there (GCC inlines and vectorises
-/// them), but GCC's vectors of them take a third more instructions than
-/// the kernels written on vectors (exp_tanh_f64.hpp).
+/// The double exp, tanh, log, erf and erfc are no calls there (GCC inlines
+/// and vectorises them), but GCC's vectors of them take a third more
+/// instructions than the kernels written on vectors (kernels_f64.hpp).
 ///
 /// Here the cursor tree is evaluated on whole vectors instead, with GCC's
 /// vector extensions: a memory leaf is one unaligned vector load, a scalar
-/// a broadcast, a map node its functor's vector form (below), and exp and
-/// tanh the lane kernels of exp_f32.inl (float) and exp_f64.inl (double)
-/// on the ISA's vectors, inlined. The
-/// last partial vector is loaded and stored under a mask: no scalar loop.
+/// a broadcast, a map node its functor's vector form (below), and the
+/// maths functions the lane kernels of exp_f32.inl (float) and of
+/// exp_f64.inl and log_erf_f64.inl (double) on the ISA's vectors, inlined.
+/// The last partial vector is loaded and stored under a mask: no scalar
+/// loop.
 /// The values are bitwise those of the scalar loop (the same IEEE
 /// operations on every lane; the kernels' vector and scalar lane types give
 /// the same bits, tests/core/test_math_hw_exp.cpp and
@@ -31,9 +32,9 @@
 /// float or double read contiguously, scalars of any arithmetic type
 /// converted as the functor converts them, and add, subtract, multiply,
 /// divide, negative, abs, square, minimum, maximum, sqrt, and exp and tanh
-/// of float (and of double on AVX2), each with every operand of the
-/// result's type; and only where
-/// the tree calls exp, tanh or sqrt (elsewhere GCC's loop has no call and is
+/// of float (and, on AVX2, exp, tanh, log, erf and erfc of double), each
+/// with every operand of the result's type; and only where the tree calls
+/// one of those functions or sqrt (elsewhere GCC's loop has no call and is
 /// as fast). Every other pass keeps the scalar loop.
 #include <cstdint>
 #include <cstring>
@@ -41,7 +42,7 @@
 
 #include "../core/leaf.hpp"
 #include "../core/map_node.hpp"
-#include "../core/math/exp_tanh_f64.hpp"
+#include "../core/math/kernels_f64.hpp"
 #include "../core/math/hw_exp.hpp"
 #include "../core/ops.hpp"
 #include "../core/twin_nodes.hpp"
@@ -215,21 +216,25 @@ struct op<ops::tanh, float> {
 };
 
 #if SINTER_DETAIL_LANE_AVX2_D
-/// exp and tanh of double on AVX2: the lane kernels of exp_f64.inl. Not a
-/// call in the scalar loop (GCC inlines the double kernels and vectorises
-/// them), but a third more instructions there (exp_tanh_f64.hpp).
-template <>
-struct op<ops::exp, double> {
-  static constexpr bool ok = true;
-  static constexpr bool call = true;
-  static SINTER_FORCEINLINE vec<double> apply(vec<double> a) { return math::impl::lane_avx2_d::exp_d(a); }
-};
-template <>
-struct op<ops::tanh, double> {
-  static constexpr bool ok = true;
-  static constexpr bool call = true;
-  static SINTER_FORCEINLINE vec<double> apply(vec<double> a) { return math::impl::lane_avx2_d::tanh_d(a); }
-};
+/// exp, tanh, log, erf and erfc of double on AVX2: the lane kernels of
+/// exp_f64.inl and log_erf_f64.inl. Not calls in the scalar loop (GCC
+/// inlines the double kernels and vectorises them), but a third more
+/// instructions there (kernels_f64.hpp).
+#define SINTER_DETAIL_SIMD_OP_F64(F, kernel)                                          \
+  template <>                                                                        \
+  struct op<ops::F, double> {                                                        \
+    static constexpr bool ok = true;                                                 \
+    static constexpr bool call = true;                                               \
+    static SINTER_FORCEINLINE vec<double> apply(vec<double> a) {                     \
+      return math::impl::lane_avx2_d::kernel(a);                                     \
+    }                                                                                \
+  };
+SINTER_DETAIL_SIMD_OP_F64(exp, exp_d)
+SINTER_DETAIL_SIMD_OP_F64(tanh, tanh_d)
+SINTER_DETAIL_SIMD_OP_F64(log, log_d)
+SINTER_DETAIL_SIMD_OP_F64(erf, erf_d)
+SINTER_DETAIL_SIMD_OP_F64(erfc, erfc_d)
+#undef SINTER_DETAIL_SIMD_OP_F64
 #endif
 
 /// A merged twin pair f(x, x) (twin_nodes.hpp).

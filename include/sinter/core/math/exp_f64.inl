@@ -9,7 +9,7 @@
 //   blend(m, a, b)         a where m is all ones, else b;
 //   clamp(x, lo, hi)       x limited to [lo, hi] (any value for a NaN x);
 //   nan_mask(x)            the mask of "x is a NaN".
-// exp_tanh_f64.hpp includes it for one double (host scalar code, and the
+// kernels_f64.hpp includes it for one double (host scalar code, and the
 // bodies GCC vectorises) and for the AVX2 vector of policy/host_simd.hpp's
 // explicit loop. The kernels are fdlibm's exp (Sun Microsystems, "Permission
 // to use, copy, modify, and distribute this software is freely granted") and

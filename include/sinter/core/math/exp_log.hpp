@@ -21,7 +21,7 @@
 
 #include "bits.hpp"
 #include "exp_tanh_f32.hpp"
-#include "exp_tanh_f64.hpp"
+#include "kernels_f64.hpp"
 #include "hw_exp.hpp"
 #include "log_f32.hpp"
 #include "sqrt_round.hpp"
@@ -29,7 +29,7 @@
 namespace sinter::detail::math {
 namespace impl {
 
-/// e^x for double (exp_tanh_f64.hpp's kernel, also behind the explicit AVX2 loop).
+/// e^x for double (kernels_f64.hpp's kernel, also behind the explicit AVX2 loop).
 SINTER_HD SINTER_FORCEINLINE double exp(double x) { return exp_d(x); }
 
 SINTER_HD SINTER_FORCEINLINE double exp2(double x) {
@@ -81,40 +81,9 @@ SINTER_HD SINTER_FORCEINLINE double expm1(double x) {
   return blend(nan_mask(x), x + x, y);
 }
 
-/// x = 2^k (1 + f) with sqrt(2)/2 <= 1 + f < sqrt(2), for positive x
-/// (subnormals included); garbage for other x, which callers blend away.
-SINTER_HD SINTER_FORCEINLINE void log_reduce(double x, double& f, double& k) {
-  const std::uint64_t sub = lt_mask(x, 0x1p-1022);
-  const double xs = x * blend(sub, 0x1p54, 1.0);
-  double m;
-  double e = frexp_bits(xs, m) - blend(sub, 54.0, 0.0);
-  const std::uint64_t big = lt_mask(0x1.6a09e667f3bcdp0, m);
-  m = blend(big, 0.5 * m, m);
-  k = e + blend(big, 1.0, 0.0);
-  f = m - 1.0;
-}
-
-/// log(1 + f) - f + hfsq (fdlibm's k_log1p: s*(hfsq + R(s^2)), s = f/(2+f)).
-SINTER_HD SINTER_FORCEINLINE double log_kernel(double f, double hfsq) {
-  constexpr double lg1 = 6.666666666666735130e-01, lg2 = 3.999999999940941908e-01,
-                   lg3 = 2.857142874366239149e-01, lg4 = 2.222219843214978396e-01,
-                   lg5 = 1.818357216161805012e-01, lg6 = 1.531383769920937332e-01,
-                   lg7 = 1.479819860511658591e-01;
-  const double s = f / (2.0 + f);
-  const double z = s * s;
-  const double w = z * z;
-  const double t1 = w * (lg2 + w * (lg4 + w * lg6));
-  const double t2 = z * (lg1 + w * (lg3 + w * (lg5 + w * lg7)));
-  return s * (hfsq + (t2 + t1));
-}
-
-SINTER_HD SINTER_FORCEINLINE double log(double x) {
-  double f, k;
-  log_reduce(x, f, k);
-  const double hfsq = 0.5 * f * f;
-  const double r = k * ln2_hi - ((hfsq - (log_kernel(f, hfsq) + k * ln2_lo)) - f);
-  return log_specials(x, r);
-}
+/// Natural logarithm of a double (kernels_f64.hpp's kernel, also behind the
+/// explicit AVX2 loop).
+SINTER_HD SINTER_FORCEINLINE double log(double x) { return log_d(x); }
 
 /// log2 and log10 as fdlibm's e_log2/e_log10: f - hfsq split into an exact
 /// high part so the multiplication by 1/ln(b) keeps extra bits.
@@ -172,7 +141,7 @@ SINTER_HD SINTER_FORCEINLINE double sinh(double x) {
   return blend(nan_mask(x), x + x, copysign_bits(r, x));
 }
 
-/// tanh for double (exp_tanh_f64.hpp's kernel, also behind the explicit
+/// tanh for double (kernels_f64.hpp's kernel, also behind the explicit
 /// AVX2 loop). (It was fdlibm's, from expm1, whose blends and divisions
 /// made the double tanh_chain benchmark half as fast as xtensor's.)
 SINTER_HD SINTER_FORCEINLINE double tanh(double x) { return tanh_d(x); }

@@ -14,6 +14,7 @@
 /// Branch-free, no division: GCC vectorises callers at -O3 without
 /// -ffast-math.
 #include "bits.hpp"
+#include "kernels_f64.hpp"  // log_specials
 
 namespace sinter::detail::math::impl {
 
@@ -30,16 +31,6 @@ SINTER_HD SINTER_FORCEINLINE double log_f_reduced(double x, double& k) {
                           0x1.24912e04c344ep-3, -0x1.fc5675138e593p-4, 0x1.c36d244ecf1bdp-4,
                           -0x1.bdb1850d458bcp-4, 0x1.b7a8d8c08beedp-4, -0x1.ea4a9e4559fccp-5);
   return f * p;  // log(1 + f)
-}
-
-/// The special values shared by the logarithms (float and double): r for
-/// finite x > 0, else log(+-0) = -inf, log(x < 0) = NaN, log(inf) = inf,
-/// log(NaN) = NaN.
-SINTER_HD SINTER_FORCEINLINE double log_specials(double x, double r) {
-  r = blend(lt_mask(fabs_bits(x), 0x1p-1074), -limits<double>::infinity, r);
-  r = blend(lt_mask(limits<double>::max, x), limits<double>::infinity, r);
-  r = blend(lt_mask(x, -0.0), limits<double>::quiet_nan, r);
-  return blend(nan_mask(x), x + x, r);
 }
 
 /// log_specials, rounded to float.

@@ -165,90 +165,9 @@ SINTER_HD SINTER_FORCEINLINE double cbrt(double x) {
   return blend(keep, x + x, r);
 }
 
-/// erf and erfc together (fdlibm s_erf.c coefficients, all ranges blended).
-/// A lane needs the quotient of its own range only, so the three ranges'
-/// numerators and denominators are blended first and divided once (the same
-/// quotient, bit for bit, for a third of the divisions), and the tail's two
-/// exps, fdlibm's e^(-z^2 - 0.5625) e^((z - a)(z + a) + R/S), are one
-/// (below). The divisions and exps had made erfc 88% of the double
-/// Black-Scholes benchmark's time.
-SINTER_HD SINTER_FORCEINLINE void erf_erfc(double x, double& erf_out, double& erfc_out) {
-  constexpr double erx = 8.45062911510467529297e-01, efx8 = 1.02703333676410069053e+00;
-  constexpr double pp0 = 1.28379167095512558561e-01, pp1 = -3.25042107247001499370e-01,
-                   pp2 = -2.84817495755985104766e-02, pp3 = -5.77027029648944159157e-03,
-                   pp4 = -2.37630166566501626084e-05, qq1 = 3.97917223959155352819e-01,
-                   qq2 = 6.50222499887672944485e-02, qq3 = 5.08130628187576562776e-03,
-                   qq4 = 1.32494738004321644526e-04, qq5 = -3.96022827877536812320e-06;
-  constexpr double pa0 = -2.36211856075265944077e-03, pa1 = 4.14856118683748331666e-01,
-                   pa2 = -3.72207876035701323847e-01, pa3 = 3.18346619901161753674e-01,
-                   pa4 = -1.10894694282396677476e-01, pa5 = 3.54783043256182359371e-02,
-                   pa6 = -2.16637559486879084300e-03, qa1 = 1.06420880400844228286e-01,
-                   qa2 = 5.40397917702171048937e-01, qa3 = 7.18286544141962662868e-02,
-                   qa4 = 1.26171219808761642112e-01, qa5 = 1.36370839120290507362e-02,
-                   qa6 = 1.19844998467991074170e-02;
-  const double a = fabs_bits(x);
-  const std::uint64_t in1 = lt_mask(a, 0.84375);
-  const std::uint64_t in2 = lt_mask(a, 1.25);
-  // |x| < 0.84375: erf = x + x R1/S1
-  const double z = x * x;
-  const double r1 = pp0 + z * (pp1 + z * (pp2 + z * (pp3 + z * pp4)));
-  const double s1 = 1.0 + z * (qq1 + z * (qq2 + z * (qq3 + z * (qq4 + z * qq5))));
-  // 0.84375 <= |x| < 1.25: erf = erx + P/Q
-  const double s = a - 1.0;
-  const double p2 = pa0 + s * (pa1 + s * (pa2 + s * (pa3 + s * (pa4 + s * (pa5 + s * pa6)))));
-  const double q2 = 1.0 + s * (qa1 + s * (qa2 + s * (qa3 + s * (qa4 + s * (qa5 + s * qa6)))));
-  // 1.25 <= |x| (< 28 for erfc): erfc = exp(-x^2 - 0.5625 + R/S) / x
-  const double ac = clamp_d(a, 1.25, 28.0);
-  const std::uint64_t near = lt_mask(ac, 1.0 / 0.35);
-  const double w = 1.0 / (ac * ac);
-  const auto c = [near](double ca, double cb) { return blend(near, ca, cb); };
-  const double rr =
-      c(-9.86494403484714822705e-03, -9.86494292470009928597e-03) +
-      w * (c(-6.93858572707181764372e-01, -7.99283237680523006574e-01) +
-      w * (c(-1.05586262253232909814e+01, -1.77579549177547519889e+01) +
-      w * (c(-6.23753324503260060396e+01, -1.60636384855821916062e+02) +
-      w * (c(-1.62396669462573470355e+02, -6.37566443368389627722e+02) +
-      w * (c(-1.84605092906711035994e+02, -1.02509513161107724954e+03) +
-      w * (c(-8.12874355063065934246e+01, -4.83519191608651397019e+02) +
-      w * c(-9.81432934416914548592e+00, 0.0)))))));
-  const double ss =
-      1.0 + w * (c(1.96512716674392571292e+01, 3.03380607434824582924e+01) +
-      w * (c(1.37657754143519042600e+02, 3.25792512996573918826e+02) +
-      w * (c(4.34565877475229228821e+02, 1.53672958608443695994e+03) +
-      w * (c(6.45387271733267880336e+02, 3.19985821950859553908e+03) +
-      w * (c(4.29008140027567833386e+02, 2.55305040643316442583e+03) +
-      w * (c(1.08635005541779435134e+02, 4.74528541206955367215e+02) +
-      w * (c(6.57024977031928170135e+00, -2.24409524465858183362e+01) +
-      w * c(-6.04244152148580987438e-02, 0.0))))))));
-  // The one division: R1/S1, P/Q or R/S, whichever this lane's range uses.
-  const double qt = blend(in1, r1, blend(in2, p2, rr)) / blend(in1, s1, blend(in2, q2, ss));
-  double erf1 = x + x * qt;
-  erf1 = blend(lt_mask(a, 0x1p-28), (8.0 * x + efx8 * x) * 0.125, erf1);
-  const double erfc1 = blend(lt_mask(x, 0.25), 1.0 - (x + x * qt), 0.5 - (x * qt + (x - 0.5)));
-  const double erf2 = copysign_bits(erx + qt, x);
-  const std::uint64_t neg = sign_mask(x);
-  const double erfc2 = blend(neg, 1.0 + (erx + qt), (1.0 - erx) - qt);
-  // e^(big + small), big = -zh^2 - 0.5625 exact (zh has 21 bits), small =
-  // (zh - ac)(zh + ac) + R/S: k from their rounded sum, and big - k ln2_hi
-  // exact (both multiples of 2^-40, the difference below 2 in magnitude),
-  // so the reduced argument rounds once, as fdlibm's second exp does. Below
-  // -745.2 (ac > 27.3) the result is 0, as fdlibm's first exp gives.
-  const double zh = clear_low_word(ac);
-  const double big = -zh * zh - 0.5625;
-  const double small = (zh - ac) * (zh + ac) + qt;
-  const double arg = big + small;
-  const double k = rint_small(clamp_d(arg, -746.0, 0.0) * inv_ln2);
-  const double hi = (big - k * ln2_hi) + small;
-  const double e = blend(lt_mask(arg, -745.2), 0.0, scale_exp2(exp_kernel(hi, k * ln2_lo), k));
-  const double tail = blend(lt_mask(27.9, a), 0.0, e / ac);  // erfc(|x|), 0 beyond 28
-  const double erf3 = copysign_bits(1.0 - tail, x);
-  const double erfc3 = blend(neg, 2.0 - tail, tail);
-  erf_out = blend(in1, erf1, blend(in2, erf2, erf3));
-  erfc_out = blend(in1, erfc1, blend(in2, erfc2, erfc3));
-  erf_out = blend(nan_mask(x), x + x, erf_out);
-  erfc_out = blend(nan_mask(x), x + x, erfc_out);
-}
-
+/// erf and erfc of double: kernels_f64.hpp's erf_erfc (fdlibm's s_erf,
+/// its ranges blended before one division, also behind the explicit AVX2
+/// loop).
 SINTER_HD SINTER_FORCEINLINE double erf(double x) {
   double e, c;
   erf_erfc(x, e, c);

@@ -1,17 +1,19 @@
 #pragma once
-/// \file exp_tanh_f64.hpp
-/// exp and tanh for double: the kernels of exp_f64.inl on two lane types.
-/// lane_f64 is one double (host scalar code and the loops GCC vectorises
-/// from it; nvcc's device pass calls CUDA's functions instead). lane_avx2_d
-/// is four doubles of AVX2, for the explicit vector loop of
-/// policy/host_simd.hpp: GCC's vectoriser cannot give the scalar kernel's
-/// clamp `vminpd`/`vmaxpd` (which let NaN through, as the clamp needs, but
-/// GCC emits them only under -ffinite-math-only), nor its blends and NaN
-/// test `vblendvpd` and a comparison (at SSE2 a double comparison cannot
-/// be a mask, so bits.hpp's masks read sign bits), and its vectors of the
-/// kernel took a third more instructions. exp(a + b) * 2 on doubles went
-/// from 8.2-9.1 to 10.1-12.4 GB/s, and tanh_chain from 4.2-4.7 to 7.4-8.2,
-/// on an AVX2 Zen 3 at 2^10 to 2^22 (bench/README.md). Both lane types
+/// \file kernels_f64.hpp
+/// exp, tanh, log, erf and erfc for double: the kernels of exp_f64.inl and
+/// log_erf_f64.inl on two lane types. lane_f64 is one double (host scalar
+/// code and the loops GCC vectorises from it; nvcc's device pass calls
+/// CUDA's functions instead). lane_avx2_d is four doubles of AVX2, for the
+/// explicit vector loop of policy/host_simd.hpp: GCC's vectoriser cannot
+/// give the scalar kernels' clamps `vminpd`/`vmaxpd` (which let NaN
+/// through, as the clamps need, but GCC emits them only under
+/// -ffinite-math-only), nor their blends and masks `vblendvpd` and a
+/// comparison (at SSE2 a double comparison cannot be a mask, so bits.hpp's
+/// masks read sign bits), and its vectors of exp took a third more
+/// instructions. On an AVX2 Zen 3 at 2^10 to 2^22 (bench/README.md),
+/// exp(a + b) * 2 on doubles went from 8.2-9.1 to 10.1-12.4 GB/s,
+/// tanh_chain from 4.2-4.7 to 7.4-8.2, and Black-Scholes (log, exp, sqrt
+/// and four erfc per pair of prices) 1.49-1.72x faster. Both lane types
 /// give the same bits for the same input: the same IEEE operations in the
 /// same order, with masks and blends that differ only for NaN lanes, which
 /// the kernels replace last (tests/fma/host_simd_cases.hpp).
@@ -55,7 +57,9 @@ SINTER_DETAIL_LANE_FN U lt(V a, V b) { return lt_mask(a, b); }
 SINTER_DETAIL_LANE_FN V blend(U m, V a, V b) { return math::blend(m, a, b); }
 SINTER_DETAIL_LANE_FN V clamp(V x, double lo, double hi) { return clamp_d(x, lo, hi); }
 SINTER_DETAIL_LANE_FN U nan_mask(V x) { return math::nan_mask(x); }
+SINTER_DETAIL_LANE_FN U sign_mask(V x) { return math::sign_mask(x); }
 #include "exp_f64.inl"
+#include "log_erf_f64.inl"
 #undef SINTER_DETAIL_LANE_FN
 }  // namespace lane_f64
 
@@ -67,6 +71,18 @@ SINTER_HD SINTER_DETAIL_LANE_INLINE double exp_scaled(double x, double adj) { re
 SINTER_HD SINTER_DETAIL_LANE_INLINE double exp_d(double x) { return lane_f64::exp_d(x); }
 /// tanh for double; 1 from 22 up, NaN and -0 kept.
 SINTER_HD SINTER_DETAIL_LANE_INLINE double tanh_d(double x) { return lane_f64::tanh_d(x); }
+/// x = 2^k (1 + f) with sqrt(2)/2 <= 1 + f < sqrt(2), for positive x.
+SINTER_HD SINTER_DETAIL_LANE_INLINE void log_reduce(double x, double& f, double& k) { lane_f64::log_d_reduce(x, f, k); }
+/// log(1 + f) - f + hfsq (fdlibm's k_log1p).
+SINTER_HD SINTER_DETAIL_LANE_INLINE double log_kernel(double f, double hfsq) { return lane_f64::log_d_kernel(f, hfsq); }
+/// The logarithms' special values: r for finite x > 0, else -inf, NaN or inf.
+SINTER_HD SINTER_DETAIL_LANE_INLINE double log_specials(double x, double r) { return lane_f64::log_d_specials(x, r); }
+/// Natural logarithm of a double, < 1 ulp.
+SINTER_HD SINTER_DETAIL_LANE_INLINE double log_d(double x) { return lane_f64::log_d(x); }
+/// erf and erfc of a double together (fdlibm's s_erf, ranges blended).
+SINTER_HD SINTER_DETAIL_LANE_INLINE void erf_erfc(double x, double& erf_out, double& erfc_out) {
+  lane_f64::erf_erfc_d(x, erf_out, erfc_out);
+}
 
 }  // namespace sinter::detail::math::impl
 
@@ -92,7 +108,9 @@ SINTER_DETAIL_LANE_FN V blend(U m, V a, V b) { return _mm256_blendv_pd(b, a, rei
 // maxpd/minpd return their second operand when either is NaN: x itself.
 SINTER_DETAIL_LANE_FN V clamp(V x, double lo, double hi) { return _mm256_min_pd(c(hi), _mm256_max_pd(c(lo), x)); }
 SINTER_DETAIL_LANE_FN U nan_mask(V x) { return reinterpret_cast<U>(_mm256_cmp_pd(x, x, _CMP_UNORD_Q)); }
+SINTER_DETAIL_LANE_FN U sign_mask(V x) { return U{} - (bits(x) >> 63); }
 #include "exp_f64.inl"
+#include "log_erf_f64.inl"
 #undef SINTER_DETAIL_LANE_FN
 }  // namespace sinter::detail::math::impl::lane_avx2_d
 #else

@@ -2,7 +2,8 @@
 /// \file host_simd.hpp
 /// An explicit vector loop for contiguous CPU passes that call float exp or
 /// tanh, or sqrt, on x86-64 with AVX-512F or AVX2 + FMA (GCC, host code),
-/// and double exp, tanh, log, erf or erfc on AVX2 + FMA.
+/// and double exp, exp2, expm1, log, log2, log10, log1p, the hyperbolic
+/// functions and their inverses, erf or erfc on AVX2 + FMA.
 ///
 /// store_range's ordinary loop is written in scalar code that GCC
 /// vectorises. Each of those maths functions then becomes a call, per
@@ -12,8 +13,8 @@
 /// around it (the vector ABI saves no vector register). `exp(a + b) * 2`
 /// ran at 37-39 GB/s that way against 51 for the same kernel inlined into a
 /// hand-written intrinsic loop (scratch program, 16384 floats, best of 7).
-/// The double exp, tanh, log, erf and erfc are no calls there (GCC inlines
-/// and vectorises them), but GCC's vectors of them take a third more
+/// Those double functions are no calls there (GCC inlines and vectorises
+/// them), but GCC's vectors of them take a third more
 /// instructions than the kernels written on vectors (kernels_f64.hpp).
 ///
 /// Here the cursor tree is evaluated on whole vectors instead, with GCC's
@@ -32,7 +33,7 @@
 /// float or double read contiguously, scalars of any arithmetic type
 /// converted as the functor converts them, and add, subtract, multiply,
 /// divide, negative, abs, square, minimum, maximum, sqrt, and exp and tanh
-/// of float (and, on AVX2, exp, tanh, log, erf and erfc of double), each
+/// of float (and, on AVX2, the double functions above), each
 /// with every operand of the result's type; and only where the tree calls
 /// one of those functions or sqrt (elsewhere GCC's loop has no call and is
 /// as fast). Every other pass keeps the scalar loop.
@@ -216,8 +217,9 @@ struct op<ops::tanh, float> {
 };
 
 #if SINTER_DETAIL_LANE_AVX2_D
-/// exp, tanh, log, erf and erfc of double on AVX2: the lane kernels of
-/// exp_f64.inl and log_erf_f64.inl. Not calls in the scalar loop (GCC
+/// The exponentials, logarithms, hyperbolic functions and erf/erfc of
+/// double on AVX2: the lane kernels of exp_f64.inl and log_erf_f64.inl
+/// (every double function of exp_log.hpp and erf/erfc). Not calls in the scalar loop (GCC
 /// inlines the double kernels and vectorises them), but a third more
 /// instructions there (kernels_f64.hpp).
 #define SINTER_DETAIL_SIMD_OP_F64(F, kernel)                                          \
@@ -230,8 +232,18 @@ struct op<ops::tanh, float> {
     }                                                                                \
   };
 SINTER_DETAIL_SIMD_OP_F64(exp, exp_d)
-SINTER_DETAIL_SIMD_OP_F64(tanh, tanh_d)
+SINTER_DETAIL_SIMD_OP_F64(exp2, exp2_d)
+SINTER_DETAIL_SIMD_OP_F64(expm1, expm1_d)
 SINTER_DETAIL_SIMD_OP_F64(log, log_d)
+SINTER_DETAIL_SIMD_OP_F64(log2, log2_d)
+SINTER_DETAIL_SIMD_OP_F64(log10, log10_d)
+SINTER_DETAIL_SIMD_OP_F64(log1p, log1p_d)
+SINTER_DETAIL_SIMD_OP_F64(sinh, sinh_d)
+SINTER_DETAIL_SIMD_OP_F64(cosh, cosh_d)
+SINTER_DETAIL_SIMD_OP_F64(tanh, tanh_d)
+SINTER_DETAIL_SIMD_OP_F64(asinh, asinh_d)
+SINTER_DETAIL_SIMD_OP_F64(acosh, acosh_d)
+SINTER_DETAIL_SIMD_OP_F64(atanh, atanh_d)
 SINTER_DETAIL_SIMD_OP_F64(erf, erf_d)
 SINTER_DETAIL_SIMD_OP_F64(erfc, erfc_d)
 #undef SINTER_DETAIL_SIMD_OP_F64

@@ -1,4 +1,5 @@
-// exp_f64.inl: the double exp and tanh kernels, included once per lane type
+// exp_f64.inl: the double exp, exp2, expm1, sinh, cosh and tanh kernels,
+// included once per lane type
 // (no include guard), inside a namespace that has defined:
 //   V, U                   the lane type (double, or an x86 double vector) and its bits;
 //   SINTER_DETAIL_LANE_FN  the specifiers of the functions below;
@@ -8,7 +9,9 @@
 //                          value for a NaN operand: the kernels blend NaN last);
 //   blend(m, a, b)         a where m is all ones, else b;
 //   clamp(x, lo, hi)       x limited to [lo, hi] (any value for a NaN x);
-//   nan_mask(x)            the mask of "x is a NaN".
+//   nan_mask(x)            the mask of "x is a NaN";
+//   sign_mask(x)           the mask of "the sign bit of x is set";
+//   vsqrt(x)               the correctly rounded square root.
 // kernels_f64.hpp includes it for one double (host scalar code, and the
 // bodies GCC vectorises) and for the AVX2 vector of policy/host_simd.hpp's
 // explicit loop. The kernels are fdlibm's exp (Sun Microsystems, "Permission
@@ -16,6 +19,17 @@
 // sinter's own double tanh; every operation is written out in the same order
 // for every lane type, so that the lane types give the same bits (their
 // masks and blends differ only where the results cannot).
+
+/// |x| (the sign bit cleared).
+SINTER_DETAIL_LANE_FN V fabs_d(V x) { return from(bits(x) & 0x7fffffffffffffffull); }
+
+/// |t| with the sign of s.
+SINTER_DETAIL_LANE_FN V copysign_d(V t, V s) {
+  return from((bits(t) & 0x7fffffffffffffffull) | (bits(s) & 0x8000000000000000ull));
+}
+
+/// x with the low 32 bits of its significand cleared (an exact high part).
+SINTER_DETAIL_LANE_FN V clear_low_word_d(V x) { return from(bits(x) & 0xffffffff00000000ull); }
 
 /// 2^n for an integer-valued n in [1-1023, 1023], from bits (bits.hpp's exp2i).
 SINTER_DETAIL_LANE_FN V exp2i_d(V n) {
@@ -66,6 +80,73 @@ SINTER_DETAIL_LANE_FN V exp_d(V x) {
   V k;
   const V p = exp_d_reduced(x, k);
   return blend(nan_mask(x), x + x, scale_exp2_d(p, k));
+}
+
+/// 2^x for double: fdlibm's exp kernel on r ln2, r = x - round(x), with
+/// r ln2 split so that its high part is exact; NaN kept.
+SINTER_DETAIL_LANE_FN V exp2_d(V x) {
+  const V xc = clamp(x, -1100.0, 1100.0);
+  const V k = (xc + c(0x1.8p52)) - c(0x1.8p52);
+  const V r = xc - k;  // exact, |r| <= 1/2
+  // r*ln2 as hi - lo with hi exact: rh has 21 bits, ln2_hi 32.
+  const V rh = clear_low_word_d(r);
+  const V rl = r - rh;
+  const V hi = rh * c(ln2_hi);
+  const V lo = -(rl * c(ln2) + rh * c(ln2_lo));
+  return blend(nan_mask(x), x + x, scale_exp2_d(exp_d_kernel(hi, lo), k));
+}
+
+/// e^x - 1 for double: fdlibm's expm1, its ranges of k computed and blended.
+SINTER_DETAIL_LANE_FN V expm1_d(V x) {
+  // Scaled coefficients of fdlibm's expm1 (R1 on |r| <= 0.5 ln2).
+  constexpr double q1 = -3.33333333333331316428e-02, q2 = 1.58730158725481460165e-03,
+                   q3 = -7.93650757867487942473e-05, q4 = 4.00821782732936239552e-06,
+                   q5 = -2.01099218183624371326e-07;
+  const V xc = clamp(x, -60.0, 711.0);
+  const V k = (xc * c(inv_ln2) + c(0x1.8p52)) - c(0x1.8p52);
+  const V hi = xc - k * c(ln2_hi);
+  const V lo = k * c(ln2_lo);
+  const V r = hi - lo;
+  const V cr = (hi - r) - lo;
+  const V hfx = c(0.5) * r;
+  const V hxs = r * hfx;
+  const V r1 = c(1.0) + hxs * (c(q1) + hxs * (c(q2) + hxs * (c(q3) + hxs * (c(q4) + hxs * c(q5)))));
+  const V t = c(3.0) - r1 * hfx;
+  V e = hxs * ((r1 - t) / (c(6.0) - r * t));
+  e = (r * (e - cr) - cr) - hxs;
+  // expm1(x) = 2^k (expm1(r) + 1) - 1, arranged per range of k as fdlibm does.
+  const V y_k0 = r - e;
+  const V y_km1 = c(0.5) * (r - e) - c(0.5);
+  const V y_k1 = blend(lt(r, c(-0.25)), c(-2.0) * (e - (r + c(0.5))), c(1.0) + c(2.0) * (r - e));
+  const V y_far = scale_exp2_d(c(1.0) - (e - r), k) - c(1.0);
+  const V twopk = exp2i_d(clamp(k, -60.0, 60.0));
+  const V twomk = exp2i_d(clamp(-k, -60.0, 60.0));
+  const V y_mid = ((c(1.0) - twomk) - (e - r)) * twopk;  // 2 <= k < 20
+  const V y_hi = ((r - (e + twomk)) + c(1.0)) * twopk;   // 20 <= k <= 56
+  V y = y_far;
+  y = blend(lt(c(19.5), k) & lt(k, c(56.5)), y_hi, y);
+  y = blend(lt(c(1.5), k) & lt(k, c(19.5)), y_mid, y);
+  y = blend(lt(c(0.5), k) & lt(k, c(1.5)), y_k1, y);
+  y = blend(lt(c(-1.5), k) & lt(k, c(-0.5)), y_km1, y);
+  y = blend(lt(fabs_d(k), c(0.5)), y_k0, y);
+  // |x| < 2^-54: x itself (keeps -0 and subnormals exact).
+  y = blend(lt(fabs_d(x), c(0x1p-54)), x, y);
+  return blend(nan_mask(x), x + x, y);
+}
+
+/// cosh for double: e^|x|/2 (no early overflow) + 1/(4 (e^|x|/2)).
+SINTER_DETAIL_LANE_FN V cosh_d(V x) {
+  const V h = exp_d_scaled(fabs_d(x), c(-1.0));  // exp(|x|)/2
+  return blend(nan_mask(x), x + x, h + c(0.25) / h);
+}
+
+/// sinh for double: from expm1 below |x| = 22, e^|x|/2 above.
+SINTER_DETAIL_LANE_FN V sinh_d(V x) {
+  const V a = fabs_d(x);
+  const V t = expm1_d(a);
+  const V small = c(0.5) * (t + t / (t + c(1.0)));  // e^a - e^-a over 2
+  const V r = blend(lt(c(22.0), a), exp_d_scaled(a, c(-1.0)), small);
+  return blend(nan_mask(x), x + x, copysign_d(r, x));
 }
 
 /// tanh for double: with a = |x|, below 0.625 a + a^3 P(a^2)/Q(a^2) (degrees

@@ -29,150 +29,25 @@
 namespace sinter::detail::math {
 namespace impl {
 
-/// e^x for double (kernels_f64.hpp's kernel, also behind the explicit AVX2 loop).
-SINTER_HD SINTER_FORCEINLINE double exp(double x) { return exp_d(x); }
-
-SINTER_HD SINTER_FORCEINLINE double exp2(double x) {
-  const double xc = clamp_d(x, -1100.0, 1100.0);
-  const double k = rint_small(xc);
-  const double r = xc - k;  // exact, |r| <= 1/2
-  // r*ln2 as hi - lo with hi exact: rh has 21 bits, ln2_hi 32.
-  const double rh = clear_low_word(r);
-  const double rl = r - rh;
-  const double hi = rh * ln2_hi;
-  const double lo = -(rl * ln2 + rh * ln2_lo);
-  return blend(nan_mask(x), x + x, scale_exp2(exp_kernel(hi, lo), k));
-}
-
-SINTER_HD SINTER_FORCEINLINE double expm1(double x) {
-  // Scaled coefficients of fdlibm's expm1 (R1 on |r| <= 0.5 ln2).
-  constexpr double q1 = -3.33333333333331316428e-02, q2 = 1.58730158725481460165e-03,
-                   q3 = -7.93650757867487942473e-05, q4 = 4.00821782732936239552e-06,
-                   q5 = -2.01099218183624371326e-07;
-  const double xc = clamp_d(x, -60.0, 711.0);
-  const double k = rint_small(xc * inv_ln2);
-  const double hi = xc - k * ln2_hi;
-  const double lo = k * ln2_lo;
-  const double r = hi - lo;
-  const double c = (hi - r) - lo;
-  const double hfx = 0.5 * r;
-  const double hxs = r * hfx;
-  const double r1 = 1.0 + hxs * (q1 + hxs * (q2 + hxs * (q3 + hxs * (q4 + hxs * q5))));
-  const double t = 3.0 - r1 * hfx;
-  double e = hxs * ((r1 - t) / (6.0 - r * t));
-  e = (r * (e - c) - c) - hxs;
-  // expm1(x) = 2^k (expm1(r) + 1) - 1, arranged per range of k as fdlibm does.
-  const double y_k0 = r - e;
-  const double y_km1 = 0.5 * (r - e) - 0.5;
-  const double y_k1 = blend(lt_mask(r, -0.25), -2.0 * (e - (r + 0.5)), 1.0 + 2.0 * (r - e));
-  const double y_far = scale_exp2(1.0 - (e - r), k) - 1.0;
-  const double twopk = exp2i(clamp_d(k, -60.0, 60.0));
-  const double twomk = exp2i(clamp_d(-k, -60.0, 60.0));
-  const double y_mid = ((1.0 - twomk) - (e - r)) * twopk;  // 2 <= k < 20
-  const double y_hi = ((r - (e + twomk)) + 1.0) * twopk;   // 20 <= k <= 56
-  double y = y_far;
-  y = blend(lt_mask(19.5, k) & lt_mask(k, 56.5), y_hi, y);
-  y = blend(lt_mask(1.5, k) & lt_mask(k, 19.5), y_mid, y);
-  y = blend(lt_mask(0.5, k) & lt_mask(k, 1.5), y_k1, y);
-  y = blend(lt_mask(-1.5, k) & lt_mask(k, -0.5), y_km1, y);
-  y = blend(lt_mask(fabs_bits(k), 0.5), y_k0, y);
-  // |x| < 2^-54: x itself (keeps -0 and subnormals exact).
-  y = blend(lt_mask(fabs_bits(x), 0x1p-54), x, y);
-  return blend(nan_mask(x), x + x, y);
-}
-
-/// Natural logarithm of a double (kernels_f64.hpp's kernel, also behind the
-/// explicit AVX2 loop).
-SINTER_HD SINTER_FORCEINLINE double log(double x) { return log_d(x); }
-
-/// log2 and log10 as fdlibm's e_log2/e_log10: f - hfsq split into an exact
-/// high part so the multiplication by 1/ln(b) keeps extra bits.
-SINTER_HD SINTER_FORCEINLINE double log_base(double x, double ivhi, double ivlo, double khi,
-                                             double klo) {
-  double f, k;
-  log_reduce(x, f, k);
-  const double hfsq = 0.5 * f * f;
-  const double r = log_kernel(f, hfsq);
-  const double hi = clear_low_word(f - hfsq);
-  const double lo = (f - hi) - hfsq + r;
-  double val_hi = hi * ivhi;
-  const double y = k * khi;
-  double val_lo = k * klo + (lo + hi) * ivlo + lo * ivhi;
-  const double w = y + val_hi;
-  val_lo += (y - w) + val_hi;
-  val_hi = w;
-  return log_specials(x, val_lo + val_hi);
-}
-
-SINTER_HD SINTER_FORCEINLINE double log2(double x) {
-  return log_base(x, 1.44269504072144627571e+00, 1.67517131648865118353e-10, 1.0, 0.0);
-}
-
-SINTER_HD SINTER_FORCEINLINE double log10(double x) {
-  return log_base(x, 4.34294481878168880939e-01, 2.50829467116452752298e-11,
-                  3.01029995663611771306e-01, 3.69423907715893078616e-13);
-}
-
-SINTER_HD SINTER_FORCEINLINE double log1p(double x) {
-  const double u = 1.0 + x;
-  // The rounding error of 1 + x (Fast2Sum, larger operand first).
-  const double c = blend(lt_mask(fabs_bits(x), 1.0), x - (u - 1.0), 1.0 - (u - x));
-  double f, k;
-  log_reduce(u, f, k);
-  const double hfsq = 0.5 * f * f;
-  double r = k * ln2_hi + (f - (hfsq - (log_kernel(f, hfsq) + (k * ln2_lo + c / u))));
-  r = blend(lt_mask(fabs_bits(x), 0x1p-54), x, r);
-  r = blend(lt_mask(x, -1.0), dnan, r);
-  r = blend(lt_mask(fabs_bits(x + 1.0), 0x1p-1074), -dinf, r);
-  r = blend(lt_mask(dmax, x), dinf, r);
-  return blend(nan_mask(x), x + x, r);
-}
-
-SINTER_HD SINTER_FORCEINLINE double cosh(double x) {
-  const double h = exp_scaled(fabs_bits(x), -1.0);  // exp(|x|)/2
-  return blend(nan_mask(x), x + x, h + 0.25 / h);
-}
-
-SINTER_HD SINTER_FORCEINLINE double sinh(double x) {
-  const double a = fabs_bits(x);
-  const double t = expm1(a);
-  const double small = 0.5 * (t + t / (t + 1.0));  // e^a - e^-a over 2
-  const double r = blend(lt_mask(22.0, a), exp_scaled(a, -1.0), small);
-  return blend(nan_mask(x), x + x, copysign_bits(r, x));
-}
-
-/// tanh for double (kernels_f64.hpp's kernel, also behind the explicit
-/// AVX2 loop). (It was fdlibm's, from expm1, whose blends and divisions
-/// made the double tanh_chain benchmark half as fast as xtensor's.)
-SINTER_HD SINTER_FORCEINLINE double tanh(double x) { return tanh_d(x); }
-
-SINTER_HD SINTER_FORCEINLINE double asinh(double x) {
-  const double a = fabs_bits(x);
-  const double a2 = a * a;
-  // asinh(a) = log1p(a + (sqrt(1 + a^2) - 1)); beyond 2^28, log(2a) = log1p(a - 1) + ln2.
-  const std::uint64_t big = lt_mask(0x1p28, a);
-  const double y = blend(big, a - 1.0, a + a2 / (1.0 + math::sqrt(1.0 + a2)));
-  const double r = log1p(y) + blend(big, ln2, 0.0);
-  return blend(nan_mask(x), x + x, copysign_bits(r, x));
-}
-
-SINTER_HD SINTER_FORCEINLINE double acosh(double x) {
-  const double t = x - 1.0;
-  const std::uint64_t big = lt_mask(0x1p28, x);
-  const double y = blend(big, t, t + math::sqrt(2.0 * t + t * t));
-  double r = log1p(y) + blend(big, ln2, 0.0);
-  r = blend(lt_mask(x, 1.0), dnan, r);
-  return blend(nan_mask(x), x + x, r);
-}
-
-SINTER_HD SINTER_FORCEINLINE double atanh(double x) {
-  const double a = fabs_bits(x);
-  const double y = blend(lt_mask(a, 0.5), 2.0 * a + 2.0 * a * a / (1.0 - a), 2.0 * a / (1.0 - a));
-  double r = 0.5 * log1p(y);
-  r = blend(lt_mask(1.0, a), dnan, r);
-  r = blend(lt_mask(a, 0x1p-54), a, r);
-  return blend(nan_mask(x), x + x, copysign_bits(r, x));
-}
+// The double functions are kernels_f64.hpp's lane kernels on one double
+// (exp_f64.inl, log_erf_f64.inl); on AVX2 the explicit vector loop
+// (policy/host_simd.hpp) runs the same kernels on four.
+#define SINTER_DETAIL_EXP_LOG_F64(name)                                       \
+  SINTER_HD SINTER_FORCEINLINE double name(double x) { return lane_f64::name##_d(x); }
+SINTER_DETAIL_EXP_LOG_F64(exp)
+SINTER_DETAIL_EXP_LOG_F64(exp2)
+SINTER_DETAIL_EXP_LOG_F64(expm1)
+SINTER_DETAIL_EXP_LOG_F64(log)
+SINTER_DETAIL_EXP_LOG_F64(log2)
+SINTER_DETAIL_EXP_LOG_F64(log10)
+SINTER_DETAIL_EXP_LOG_F64(log1p)
+SINTER_DETAIL_EXP_LOG_F64(cosh)
+SINTER_DETAIL_EXP_LOG_F64(sinh)
+SINTER_DETAIL_EXP_LOG_F64(tanh)
+SINTER_DETAIL_EXP_LOG_F64(asinh)
+SINTER_DETAIL_EXP_LOG_F64(acosh)
+SINTER_DETAIL_EXP_LOG_F64(atanh)
+#undef SINTER_DETAIL_EXP_LOG_F64
 
 }  // namespace impl
 

@@ -23,6 +23,7 @@
 #include "bits.hpp"
 #include "exp_tanh_f32.hpp"  // SINTER_DETAIL_LANE_INLINE
 #include "hw_sqrt.hpp"       // SINTER_HW_SQRT
+#include "sqrt_round.hpp"    // math::sqrt
 
 namespace sinter::detail::math::impl {
 
@@ -58,6 +59,7 @@ SINTER_DETAIL_LANE_FN V blend(U m, V a, V b) { return math::blend(m, a, b); }
 SINTER_DETAIL_LANE_FN V clamp(V x, double lo, double hi) { return clamp_d(x, lo, hi); }
 SINTER_DETAIL_LANE_FN U nan_mask(V x) { return math::nan_mask(x); }
 SINTER_DETAIL_LANE_FN U sign_mask(V x) { return math::sign_mask(x); }
+SINTER_DETAIL_LANE_FN V vsqrt(V x) { return math::sqrt(x); }
 #include "exp_f64.inl"
 #include "log_erf_f64.inl"
 #undef SINTER_DETAIL_LANE_FN
@@ -67,18 +69,12 @@ SINTER_DETAIL_LANE_FN U sign_mask(V x) { return math::sign_mask(x); }
 SINTER_HD SINTER_DETAIL_LANE_INLINE double exp_kernel(double hi, double lo) { return lane_f64::exp_d_kernel(hi, lo); }
 /// exp(x) * 2^adj for a small integer adj; NaN is not handled here.
 SINTER_HD SINTER_DETAIL_LANE_INLINE double exp_scaled(double x, double adj) { return lane_f64::exp_d_scaled(x, adj); }
-/// e^x for double, < 1 ulp; inf above 709.78, gradual underflow, NaN kept.
-SINTER_HD SINTER_DETAIL_LANE_INLINE double exp_d(double x) { return lane_f64::exp_d(x); }
-/// tanh for double; 1 from 22 up, NaN and -0 kept.
-SINTER_HD SINTER_DETAIL_LANE_INLINE double tanh_d(double x) { return lane_f64::tanh_d(x); }
 /// x = 2^k (1 + f) with sqrt(2)/2 <= 1 + f < sqrt(2), for positive x.
 SINTER_HD SINTER_DETAIL_LANE_INLINE void log_reduce(double x, double& f, double& k) { lane_f64::log_d_reduce(x, f, k); }
 /// log(1 + f) - f + hfsq (fdlibm's k_log1p).
 SINTER_HD SINTER_DETAIL_LANE_INLINE double log_kernel(double f, double hfsq) { return lane_f64::log_d_kernel(f, hfsq); }
 /// The logarithms' special values: r for finite x > 0, else -inf, NaN or inf.
 SINTER_HD SINTER_DETAIL_LANE_INLINE double log_specials(double x, double r) { return lane_f64::log_d_specials(x, r); }
-/// Natural logarithm of a double, < 1 ulp.
-SINTER_HD SINTER_DETAIL_LANE_INLINE double log_d(double x) { return lane_f64::log_d(x); }
 /// erf and erfc of a double together (fdlibm's s_erf, ranges blended).
 SINTER_HD SINTER_DETAIL_LANE_INLINE void erf_erfc(double x, double& erf_out, double& erfc_out) {
   lane_f64::erf_erfc_d(x, erf_out, erfc_out);
@@ -109,6 +105,7 @@ SINTER_DETAIL_LANE_FN V blend(U m, V a, V b) { return _mm256_blendv_pd(b, a, rei
 SINTER_DETAIL_LANE_FN V clamp(V x, double lo, double hi) { return _mm256_min_pd(c(hi), _mm256_max_pd(c(lo), x)); }
 SINTER_DETAIL_LANE_FN U nan_mask(V x) { return reinterpret_cast<U>(_mm256_cmp_pd(x, x, _CMP_UNORD_Q)); }
 SINTER_DETAIL_LANE_FN U sign_mask(V x) { return U{} - (bits(x) >> 63); }
+SINTER_DETAIL_LANE_FN V vsqrt(V x) { return _mm256_sqrt_pd(x); }
 #include "exp_f64.inl"
 #include "log_erf_f64.inl"
 #undef SINTER_DETAIL_LANE_FN

@@ -1,17 +1,11 @@
-// log_erf_f64.inl: the double log and erf/erfc kernels, included once per
-// lane type after exp_f64.inl (whose exp_d_kernel and scale_exp2_d the erfc
-// tail uses), inside a namespace that defines what exp_f64.inl lists and:
-//   sign_mask(x)           the mask of "the sign bit of x is set".
-// kernels_f64.hpp includes it for one double and for AVX2's four. They are
+// log_erf_f64.inl: the double log, log2, log10, log1p, asinh, acosh, atanh
+// and erf/erfc kernels, included once per lane type after exp_f64.inl
+// (whose helpers, exp_d_kernel and scale_exp2_d they use), inside a
+// namespace that defines what exp_f64.inl lists. kernels_f64.hpp includes it for one double and for AVX2's four. They are
 // fdlibm's e_log and s_erf (Sun Microsystems, "Permission to use, copy,
 // modify, and distribute this software is freely granted"), rewritten with
 // blends instead of branches; every operation is written out in the same
 // order for every lane type, so that the lane types give the same bits.
-
-/// |t| with the sign of s.
-SINTER_DETAIL_LANE_FN V copysign_d(V t, V s) {
-  return from((bits(t) & 0x7fffffffffffffffull) | (bits(s) & 0x8000000000000000ull));
-}
 
 /// x = 2^k (1 + f) with sqrt(2)/2 <= 1 + f < sqrt(2), for positive x
 /// (subnormals included); garbage for other x, which callers blend away.
@@ -47,7 +41,7 @@ SINTER_DETAIL_LANE_FN V log_d_kernel(V f, V hfsq) {
 /// finite x > 0, else log(+-0) = -inf, log(x < 0) = NaN, log(inf) = inf,
 /// log(NaN) = NaN.
 SINTER_DETAIL_LANE_FN V log_d_specials(V x, V r) {
-  r = blend(lt(from(bits(x) & 0x7fffffffffffffffull), c(0x1p-1074)), c(-limits<double>::infinity), r);
+  r = blend(lt(fabs_d(x), c(0x1p-1074)), c(-limits<double>::infinity), r);
   r = blend(lt(c(limits<double>::max), x), c(limits<double>::infinity), r);
   r = blend(lt(x, c(-0.0)), c(limits<double>::quiet_nan), r);
   return blend(nan_mask(x), x + x, r);
@@ -60,6 +54,84 @@ SINTER_DETAIL_LANE_FN V log_d(V x) {
   const V hfsq = c(0.5) * f * f;
   const V r = k * c(ln2_hi) - ((hfsq - (log_d_kernel(f, hfsq) + k * c(ln2_lo))) - f);
   return log_d_specials(x, r);
+}
+
+/// log2 and log10 as fdlibm's e_log2/e_log10: f - hfsq split into an exact
+/// high part so the multiplication by 1/ln(b) keeps extra bits.
+SINTER_DETAIL_LANE_FN V log_d_base(V x, double ivhi, double ivlo, double khi, double klo) {
+  V f, k;
+  log_d_reduce(x, f, k);
+  const V hfsq = c(0.5) * f * f;
+  const V r = log_d_kernel(f, hfsq);
+  const V hi = clear_low_word_d(f - hfsq);
+  const V lo = (f - hi) - hfsq + r;
+  V val_hi = hi * c(ivhi);
+  const V y = k * c(khi);
+  V val_lo = k * c(klo) + (lo + hi) * c(ivlo) + lo * c(ivhi);
+  const V w = y + val_hi;
+  val_lo += (y - w) + val_hi;
+  val_hi = w;
+  return log_d_specials(x, val_lo + val_hi);
+}
+
+/// Base-2 logarithm of a double, exact at powers of two.
+SINTER_DETAIL_LANE_FN V log2_d(V x) {
+  return log_d_base(x, 1.44269504072144627571e+00, 1.67517131648865118353e-10, 1.0, 0.0);
+}
+
+/// Base-10 logarithm of a double.
+SINTER_DETAIL_LANE_FN V log10_d(V x) {
+  return log_d_base(x, 4.34294481878168880939e-01, 2.50829467116452752298e-11, 3.01029995663611771306e-01,
+                    3.69423907715893078616e-13);
+}
+
+/// log(1 + x) for double: the log kernel on u = 1 + x, with the rounding
+/// error of 1 + x carried (fdlibm's s_log1p).
+SINTER_DETAIL_LANE_FN V log1p_d(V x) {
+  const V u = c(1.0) + x;
+  // The rounding error of 1 + x (Fast2Sum, larger operand first).
+  const V cu = blend(lt(fabs_d(x), c(1.0)), x - (u - c(1.0)), c(1.0) - (u - x));
+  V f, k;
+  log_d_reduce(u, f, k);
+  const V hfsq = c(0.5) * f * f;
+  V r = k * c(ln2_hi) + (f - (hfsq - (log_d_kernel(f, hfsq) + (k * c(ln2_lo) + cu / u))));
+  r = blend(lt(fabs_d(x), c(0x1p-54)), x, r);
+  r = blend(lt(x, c(-1.0)), c(dnan), r);
+  r = blend(lt(fabs_d(x + c(1.0)), c(0x1p-1074)), c(-dinf), r);
+  r = blend(lt(c(dmax), x), c(dinf), r);
+  return blend(nan_mask(x), x + x, r);
+}
+
+/// asinh for double: log1p(a + (sqrt(1 + a^2) - 1)), a = |x|; beyond 2^28,
+/// log(2a) = log1p(a - 1) + ln2.
+SINTER_DETAIL_LANE_FN V asinh_d(V x) {
+  const V a = fabs_d(x);
+  const V a2 = a * a;
+  const U big = lt(c(0x1p28), a);
+  const V y = blend(big, a - c(1.0), a + a2 / (c(1.0) + vsqrt(c(1.0) + a2)));
+  const V r = log1p_d(y) + blend(big, c(ln2), c(0.0));
+  return blend(nan_mask(x), x + x, copysign_d(r, x));
+}
+
+/// acosh for double: log1p(t + sqrt(2t + t^2)), t = x - 1; NaN below 1.
+SINTER_DETAIL_LANE_FN V acosh_d(V x) {
+  const V t = x - c(1.0);
+  const U big = lt(c(0x1p28), x);
+  const V y = blend(big, t, t + vsqrt(c(2.0) * t + t * t));
+  V r = log1p_d(y) + blend(big, c(ln2), c(0.0));
+  r = blend(lt(x, c(1.0)), c(dnan), r);
+  return blend(nan_mask(x), x + x, r);
+}
+
+/// atanh for double: log1p(2a + 2a^2/(1 - a)) / 2 below a = 0.5, else
+/// log1p(2a/(1 - a)) / 2, a = |x|; +-inf at +-1, NaN beyond.
+SINTER_DETAIL_LANE_FN V atanh_d(V x) {
+  const V a = fabs_d(x);
+  const V y = blend(lt(a, c(0.5)), c(2.0) * a + c(2.0) * a * a / (c(1.0) - a), c(2.0) * a / (c(1.0) - a));
+  V r = c(0.5) * log1p_d(y);
+  r = blend(lt(c(1.0), a), c(dnan), r);
+  r = blend(lt(a, c(0x1p-54)), a, r);
+  return blend(nan_mask(x), x + x, copysign_d(r, x));
 }
 
 /// a where m is all ones, else b, as constants.
@@ -86,7 +158,7 @@ SINTER_DETAIL_LANE_FN void erf_erfc_d(V x, V& erf_out, V& erfc_out) {
                    qa2 = 5.40397917702171048937e-01, qa3 = 7.18286544141962662868e-02,
                    qa4 = 1.26171219808761642112e-01, qa5 = 1.36370839120290507362e-02,
                    qa6 = 1.19844998467991074170e-02;
-  const V a = from(bits(x) & 0x7fffffffffffffffull);
+  const V a = fabs_d(x);
   const U in1 = lt(a, c(0.84375));
   const U in2 = lt(a, c(1.25));
   // |x| < 0.84375: erf = x + x R1/S1
@@ -132,7 +204,7 @@ SINTER_DETAIL_LANE_FN void erf_erfc_d(V x, V& erf_out, V& erfc_out) {
   // exact (both multiples of 2^-40, the difference below 2 in magnitude),
   // so the reduced argument rounds once, as fdlibm's second exp does. Below
   // -745.2 (ac > 27.3) the result is 0, as fdlibm's first exp gives.
-  const V zh = from(bits(ac) & 0xffffffff00000000ull);
+  const V zh = clear_low_word_d(ac);
   const V big = -zh * zh - c(0.5625);
   const V small = (zh - ac) * (zh + ac) + qt;
   const V arg = big + small;

@@ -247,6 +247,47 @@ SINTER_DETAIL_SIMD_OP_F64(atanh, atanh_d)
 SINTER_DETAIL_SIMD_OP_F64(erf, erf_d)
 SINTER_DETAIL_SIMD_OP_F64(erfc, erfc_d)
 #undef SINTER_DETAIL_SIMD_OP_F64
+
+/// A float function that computes in double and rounds once, on eight
+/// floats: each half widened to four doubles (exactly), the double lane
+/// kernel on each, and each result rounded to float as the scalar
+/// function's static_cast rounds it (`vcvtpd2ps`, the current rounding
+/// mode). The low and the high half as doubles, and the two rounded back:
+SINTER_FORCEINLINE __m256d low_f64(vec<float> a) { return _mm256_cvtps_pd(_mm256_castps256_ps128(a)); }
+SINTER_FORCEINLINE __m256d high_f64(vec<float> a) { return _mm256_cvtps_pd(_mm256_extractf128_ps(a, 1)); }
+SINTER_FORCEINLINE vec<float> join_f32(__m256d lo, __m256d hi) {
+  return _mm256_set_m128(_mm256_cvtpd_ps(hi), _mm256_cvtpd_ps(lo));
+}
+
+/// The float functions that compute in double on AVX2: the double kernels
+/// of exp_log.hpp (exp2, expm1, log1p and the hyperbolic functions but
+/// tanh) and float's own kernels of log_erf_f32.inl (log, log2, log10,
+/// erf, erfc). Same bits as the scalar functions, which GCC vectorises with
+/// the double kernel's masks read from sign bits (kernels_f64.hpp).
+#define SINTER_DETAIL_SIMD_OP_F32_VIA_F64(F, kernel)                                  \
+  template <>                                                                        \
+  struct op<ops::F, float> {                                                         \
+    static constexpr bool ok = true;                                                 \
+    static constexpr bool call = true;                                               \
+    static SINTER_FORCEINLINE vec<float> apply(vec<float> a) {                       \
+      return join_f32(math::impl::lane_avx2_d::kernel(low_f64(a)),                   \
+                      math::impl::lane_avx2_d::kernel(high_f64(a)));                 \
+    }                                                                                \
+  };
+SINTER_DETAIL_SIMD_OP_F32_VIA_F64(exp2, exp2_d)
+SINTER_DETAIL_SIMD_OP_F32_VIA_F64(expm1, expm1_d)
+SINTER_DETAIL_SIMD_OP_F32_VIA_F64(log, log_fd)
+SINTER_DETAIL_SIMD_OP_F32_VIA_F64(log2, log2_fd)
+SINTER_DETAIL_SIMD_OP_F32_VIA_F64(log10, log10_fd)
+SINTER_DETAIL_SIMD_OP_F32_VIA_F64(log1p, log1p_d)
+SINTER_DETAIL_SIMD_OP_F32_VIA_F64(sinh, sinh_d)
+SINTER_DETAIL_SIMD_OP_F32_VIA_F64(cosh, cosh_d)
+SINTER_DETAIL_SIMD_OP_F32_VIA_F64(asinh, asinh_d)
+SINTER_DETAIL_SIMD_OP_F32_VIA_F64(acosh, acosh_d)
+SINTER_DETAIL_SIMD_OP_F32_VIA_F64(atanh, atanh_d)
+SINTER_DETAIL_SIMD_OP_F32_VIA_F64(erf, erf_fd)
+SINTER_DETAIL_SIMD_OP_F32_VIA_F64(erfc, erfc_fd)
+#undef SINTER_DETAIL_SIMD_OP_F32_VIA_F64
 #endif
 
 /// A merged twin pair f(x, x) (twin_nodes.hpp).

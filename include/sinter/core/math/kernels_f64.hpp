@@ -47,7 +47,8 @@ SINTER_HD SINTER_FORCEINLINE double clamp_d(double x, double lo, double hi) {
   return blend(lt_mask(x, lo), lo, blend(lt_mask(hi, x), hi, x));
 }
 
-/// The kernels on one double: exp_f64.inl and log_erf_f64.inl, with
+/// The kernels on one double: exp_f64.inl, log_erf_f64.inl and
+/// log_erf_f32.inl (float log, log2, log10, erf, erfc in double), with
 /// bits.hpp's masks and blends (which vectorise at SSE2).
 namespace lane_f64 {
 using V = double;
@@ -64,6 +65,7 @@ SINTER_DETAIL_LANE_FN U sign_mask(V x) { return math::sign_mask(x); }
 SINTER_DETAIL_LANE_FN V vsqrt(V x) { return math::sqrt(x); }
 #include "exp_f64.inl"
 #include "log_erf_f64.inl"
+#include "log_erf_f32.inl"
 #undef SINTER_DETAIL_LANE_FN
 }  // namespace lane_f64
 
@@ -110,6 +112,7 @@ SINTER_DETAIL_LANE_FN U sign_mask(V x) { return U{} - (bits(x) >> 63); }
 SINTER_DETAIL_LANE_FN V vsqrt(V x) { return _mm256_sqrt_pd(x); }
 #include "exp_f64.inl"
 #include "log_erf_f64.inl"
+#include "log_erf_f32.inl"
 #undef SINTER_DETAIL_LANE_FN
 }  // namespace sinter::detail::math::impl::lane_avx2_d
 #else

@@ -14,49 +14,21 @@
 /// Branch-free, no division: GCC vectorises callers at -O3 without
 /// -ffast-math.
 #include "bits.hpp"
-#include "kernels_f64.hpp"  // log_specials
+#include "kernels_f64.hpp"  // the kernels (log_erf_f32.inl)
 
 namespace sinter::detail::math::impl {
 
-/// log(1 + f) and k for a float x = 2^k (1 + f) > 0, in double (garbage for
-/// other x: callers blend the special values).
-SINTER_HD SINTER_FORCEINLINE double log_f_reduced(double x, double& k) {
-  double m;
-  const double e = frexp_bits(x, m);  // x a float: a normal double
-  const std::uint64_t big = lt_mask(0x1.6a09e667f3bcdp0, m);
-  const double f = blend(big, 0.5 * m, m) - 1.0;
-  k = e + blend(big, 1.0, 0.0);
-  const double p = horner(f, 0x1.0000000026678p+0, -0x1.0000001c649c3p-1, 0x1.5555541ce62c3p-2,
-                          -0x1.ffffa6b84742ep-3, 0x1.999a31c4f0ff3p-3, -0x1.5569522928316p-3,
-                          0x1.24912e04c344ep-3, -0x1.fc5675138e593p-4, 0x1.c36d244ecf1bdp-4,
-                          -0x1.bdb1850d458bcp-4, 0x1.b7a8d8c08beedp-4, -0x1.ea4a9e4559fccp-5);
-  return f * p;  // log(1 + f)
-}
-
-/// log_specials, rounded to float.
-SINTER_HD SINTER_FORCEINLINE float log_f_finish(double x, double r) {
-  return static_cast<float>(log_specials(x, r));
-}
+// The kernels are log_erf_f32.inl's, on one double (kernels_f64.hpp's
+// lane_f64); on AVX2 the explicit vector loop (policy/host_simd.hpp) runs
+// the same kernels on four doubles.
 
 /// Natural logarithm of a float (see the file comment).
-SINTER_HD SINTER_FORCEINLINE float log_f(float x) {
-  double k;
-  const double l = log_f_reduced(x, k);
-  return log_f_finish(x, k * 6.93147180559945286227e-01 + l);
-}
+SINTER_HD SINTER_FORCEINLINE float log_f(float x) { return static_cast<float>(lane_f64::log_fd(x)); }
 
 /// Base-2 logarithm of a float, exact at powers of two.
-SINTER_HD SINTER_FORCEINLINE float log2_f(float x) {
-  double k;
-  const double l = log_f_reduced(x, k);
-  return log_f_finish(x, k + l * 1.44269504088896338700e+00);
-}
+SINTER_HD SINTER_FORCEINLINE float log2_f(float x) { return static_cast<float>(lane_f64::log2_fd(x)); }
 
 /// Base-10 logarithm of a float.
-SINTER_HD SINTER_FORCEINLINE float log10_f(float x) {
-  double k;
-  const double l = log_f_reduced(x, k);
-  return log_f_finish(x, (k * 6.93147180559945286227e-01 + l) * 4.34294481903251816668e-01);
-}
+SINTER_HD SINTER_FORCEINLINE float log10_f(float x) { return static_cast<float>(lane_f64::log10_fd(x)); }
 
 }  // namespace sinter::detail::math::impl

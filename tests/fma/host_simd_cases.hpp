@@ -280,13 +280,26 @@ void check_fn(const char* name, F&& pass, G&& scalar) {
     }
   }
 }
-// The references call the impl functions, which are always inlined: an
-// out-of-line sinter::detail::math function (or its SIMD clone) is a weak
-// symbol, and the linker may take another test file's copy, compiled with
-// FMA contraction (a 1-ulp difference seen in Black-Scholes).
-#define SINTER_CHECK_FN(T, fn, ...) \
-  check_fn<T>(#fn, [](st::view<T, 1> o, st::view<const T, 1> x) { o = st::fn(x); }, [](T v) { return __VA_ARGS__; })
+// Each function is run by store_range itself, the explicit loop's whole
+// vectors and masked tail, without assign's other paths (which the cases
+// above and below cover; through assign, the 13 float functions cost this
+// file 20 s of compile time): that assign takes this loop for them is
+// checked at compile time at the top of this file. The references call the
+// impl functions, which are always inlined: an out-of-line
+// sinter::detail::math function (or its SIMD clone) is a weak symbol, and
+// the linker may take another test file's copy, compiled with FMA
+// contraction (a 1-ulp difference seen in Black-Scholes).
+template <class T, class E>
+void store_simd(st::view<T, 1> o, const E& e) {
+  const auto cursor = e.node().bind(e.shape()).linear();
+  static_assert(sd::simd::applies_v<T, std::remove_const_t<decltype(cursor)>>);
+  sd::simd::store_range<T>(o.data(), cursor, 0, o.shape()[0]);
+}
+#define SINTER_CHECK_FN(T, fn, ...)                                                                  \
+  check_fn<T>(#fn, [](st::view<T, 1> o, st::view<const T, 1> x) { store_simd(o, st::fn(x)); }, \
+              [](T v) { return __VA_ARGS__; })
 #define SINTER_CHECK_FN_F64(fn) SINTER_CHECK_FN(double, fn, mi::fn(v))
+#define SINTER_CHECK_FN_F32(fn, ...) SINTER_CHECK_FN(float, fn, __VA_ARGS__)
 
 SINTER_SIMD_CASE("double exp2, expm1, log2, log10, log1p, sinh, cosh, asinh, acosh, atanh: the scalar kernels' bits") {
   SINTER_CHECK_FN_F64(exp2);
@@ -303,19 +316,7 @@ SINTER_SIMD_CASE("double exp2, expm1, log2, log10, log1p, sinh, cosh, asinh, aco
 
 // float functions that compute in double (exp_log.hpp's double kernels,
 // log_erf_f32.inl's float ones): the explicit loop widens each half of
-// the vector and rounds back, as the scalar function's casts do. Each is
-// run by store_range itself, the explicit loop's whole vectors and masked
-// tail, without assign's other paths (which the cases above cover, and
-// which cost this file 20 s of compile time for these 13): that assign
-// takes this loop for them is checked at compile time above.
-template <class T, class E>
-void store_simd(st::view<T, 1> o, const E& e) {
-  const auto cursor = e.node().bind(e.shape()).linear();
-  static_assert(sd::simd::applies_v<T, std::remove_const_t<decltype(cursor)>>);
-  sd::simd::store_range<T>(o.data(), cursor, 0, o.shape()[0]);
-}
-#define SINTER_CHECK_FN_F32(fn, ...) \
-  check_fn<float>(#fn, [](st::view<float, 1> o, st::view<const float, 1> x) { store_simd(o, st::fn(x)); }, [](float v) { return __VA_ARGS__; })
+// the vector and rounds back, as the scalar function's casts do.
 SINTER_SIMD_CASE("float exp2, expm1, log, log2, log10, log1p, sinh, cosh, asinh, acosh, atanh, erf, erfc: the scalar bits") {
   SINTER_CHECK_FN_F32(exp2, static_cast<float>(mi::exp2(static_cast<double>(v))));
   SINTER_CHECK_FN_F32(expm1, static_cast<float>(mi::expm1(static_cast<double>(v))));

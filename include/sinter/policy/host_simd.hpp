@@ -2,8 +2,9 @@
 /// \file host_simd.hpp
 /// An explicit vector loop for contiguous CPU passes that call float exp or
 /// tanh, or sqrt, on x86-64 with AVX-512F or AVX2 + FMA (GCC, host code),
-/// and double exp, exp2, expm1, log, log2, log10, log1p, the hyperbolic
-/// functions and their inverses, erf or erfc on AVX2 + FMA.
+/// and exp2, expm1, log, log2, log10, log1p, the hyperbolic functions and
+/// their inverses, erf or erfc on AVX2 + FMA (double, and float, which
+/// computes them in double: exp and tanh of double too).
 ///
 /// store_range's ordinary loop is written in scalar code that GCC
 /// vectorises. Each of those maths functions then becomes a call, per
@@ -21,7 +22,9 @@
 /// vector extensions: a memory leaf is one unaligned vector load, a scalar
 /// a broadcast, a map node its functor's vector form (below), and the
 /// maths functions the lane kernels of exp_f32.inl (float) and of
-/// exp_f64.inl and log_erf_f64.inl (double) on the ISA's vectors, inlined.
+/// exp_f64.inl, log_erf_f64.inl and log_erf_f32.inl (double, and the float
+/// functions computed in double, on each half of a float vector widened)
+/// on the ISA's vectors, inlined.
 /// The last partial vector is loaded and stored under a mask: no scalar
 /// loop.
 /// The values are bitwise those of the scalar loop (the same IEEE
@@ -33,7 +36,7 @@
 /// float or double read contiguously, scalars of any arithmetic type
 /// converted as the functor converts them, and add, subtract, multiply,
 /// divide, negative, abs, square, minimum, maximum, sqrt, and exp and tanh
-/// of float (and, on AVX2, the double functions above), each
+/// of float (and, on AVX2, the functions above), each
 /// with every operand of the result's type; and only where the tree calls
 /// one of those functions or sqrt (elsewhere GCC's loop has no call and is
 /// as fast). Every other pass keeps the scalar loop.

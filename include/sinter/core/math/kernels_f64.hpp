@@ -2,7 +2,8 @@
 /// \file kernels_f64.hpp
 /// The double exponentials, logarithms, hyperbolic functions and their
 /// inverses, and erf/erfc: the kernels of exp_f64.inl and log_erf_f64.inl
-/// on two lane types. lane_f64 is one double (host scalar
+/// (and float's log, log2, log10, erf and erfc, computed in double:
+/// log_erf_f32.inl) on two lane types. lane_f64 is one double (host scalar
 /// code and the loops GCC vectorises from it; nvcc's device pass calls
 /// CUDA's functions instead). lane_avx2_d is four doubles of AVX2, for the
 /// explicit vector loop of policy/host_simd.hpp: GCC's vectoriser cannot
@@ -15,7 +16,9 @@
 /// docs/math.md). On an AVX2 Zen 3 at 2^10 to 2^22 (bench/README.md),
 /// exp(a + b) * 2 on doubles went from 8.2-9.1 to 10.1-12.4 GB/s,
 /// tanh_chain from 4.2-4.7 to 7.4-8.2, and Black-Scholes (log, exp, sqrt
-/// and four erfc per pair of prices) 1.49-1.72x faster. Both lane types
+/// and four erfc per pair of prices) 1.49-1.72x faster; on floats, whose
+/// log and erfc (and the other functions but exp and tanh) compute in
+/// double, Black-Scholes 1.15-1.33x. Both lane types
 /// give the same bits for the same input: the same IEEE operations in the
 /// same order, with masks and blends that differ only for NaN lanes, which
 /// the kernels replace last (tests/fma/host_simd_cases.hpp).
@@ -53,7 +56,12 @@ SINTER_HD SINTER_FORCEINLINE double clamp_d(double x, double lo, double hi) {
 namespace lane_f64 {
 using V = double;
 using U = std::uint64_t;
-#define SINTER_DETAIL_LANE_FN SINTER_HD SINTER_DETAIL_LANE_INLINE
+// SINTER_FORCEINLINE, not the vector lanes' unconditional always_inline: an
+// unoptimised build (-O0, where SINTER_FORCEINLINE is plain inline, as in
+// the sanitizer builds) or one that overrides it (the dtype-matrix tests)
+// then leaves the kernels out of line instead of inlining them into every
+// caller and SIMD clone (test_ops_math.cpp at -Og compiled 7% slower so).
+#define SINTER_DETAIL_LANE_FN SINTER_HD SINTER_FORCEINLINE
 SINTER_DETAIL_LANE_FN V c(double x) { return x; }
 SINTER_DETAIL_LANE_FN U bits(V x) { return to_bits(x); }
 SINTER_DETAIL_LANE_FN V from(U u) { return from_bits<double>(u); }
@@ -70,17 +78,17 @@ SINTER_DETAIL_LANE_FN V vsqrt(V x) { return math::sqrt(x); }
 }  // namespace lane_f64
 
 /// exp(hi - lo) for |hi - lo| <= 0.35 (fdlibm's rational form, < 1 ulp).
-SINTER_HD SINTER_DETAIL_LANE_INLINE double exp_kernel(double hi, double lo) { return lane_f64::exp_d_kernel(hi, lo); }
+SINTER_HD SINTER_FORCEINLINE double exp_kernel(double hi, double lo) { return lane_f64::exp_d_kernel(hi, lo); }
 /// exp(x) * 2^adj for a small integer adj; NaN is not handled here.
-SINTER_HD SINTER_DETAIL_LANE_INLINE double exp_scaled(double x, double adj) { return lane_f64::exp_d_scaled(x, adj); }
+SINTER_HD SINTER_FORCEINLINE double exp_scaled(double x, double adj) { return lane_f64::exp_d_scaled(x, adj); }
 /// x = 2^k (1 + f) with sqrt(2)/2 <= 1 + f < sqrt(2), for positive x.
-SINTER_HD SINTER_DETAIL_LANE_INLINE void log_reduce(double x, double& f, double& k) { lane_f64::log_d_reduce(x, f, k); }
+SINTER_HD SINTER_FORCEINLINE void log_reduce(double x, double& f, double& k) { lane_f64::log_d_reduce(x, f, k); }
 /// log(1 + f) - f + hfsq (fdlibm's k_log1p).
-SINTER_HD SINTER_DETAIL_LANE_INLINE double log_kernel(double f, double hfsq) { return lane_f64::log_d_kernel(f, hfsq); }
+SINTER_HD SINTER_FORCEINLINE double log_kernel(double f, double hfsq) { return lane_f64::log_d_kernel(f, hfsq); }
 /// The logarithms' special values: r for finite x > 0, else -inf, NaN or inf.
-SINTER_HD SINTER_DETAIL_LANE_INLINE double log_specials(double x, double r) { return lane_f64::log_d_specials(x, r); }
+SINTER_HD SINTER_FORCEINLINE double log_specials(double x, double r) { return lane_f64::log_d_specials(x, r); }
 /// erf and erfc of a double together (fdlibm's s_erf, ranges blended).
-SINTER_HD SINTER_DETAIL_LANE_INLINE void erf_erfc(double x, double& erf_out, double& erfc_out) {
+SINTER_HD SINTER_FORCEINLINE void erf_erfc(double x, double& erf_out, double& erfc_out) {
   lane_f64::erf_erfc_d(x, erf_out, erfc_out);
 }
 

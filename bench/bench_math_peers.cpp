@@ -1,15 +1,17 @@
-// One maths function per pass (exp, log, erfc, tanh; float and double) in
+// One maths function per pass (exp, exp2, expm1, log, log2, log10, log1p,
+// sinh, cosh, tanh, asinh, acosh, atanh, erf, erfc; float and double) in
 // sinter, Eigen arrays and xtensor with xsimd: speed and accuracy side by
 // side, to show what each library's kernels trade. Black-Scholes and the
-// tanh chain (bench_math.cpp) spend most of their time in these functions.
+// tanh chain (bench_math.cpp) spend most of their time in exp, log, erfc
+// and tanh. Eigen 3.4 has no exp2: that row has no Eigen column.
 //
-// Speed: `out = f(x)` over 2^14 elements (L1/L2), x spread over the range
-// where the function is not saturated (exp [-10, 10], log [1e-3, 1e3]
-// log-uniform, erfc and tanh [-5, 5]).
-// Accuracy, computed once per benchmark before the timing:
+// Speed: `out = f(x)` over 2^14 elements (L1/L2), x spread over a range
+// where the function is neither saturated nor trivial (fn_table below;
+// log, log2 and log10 log-uniform over [1e-3, 1e3]).
+// Accuracy, computed once per function, library and type, before its first
+// timing:
 //  - `max_ulp`, the largest error in units in the last place of the result
-//    type, against libm in a wider type (double for float, long double for
-//    double);
+//    type, against libm in long double;
 //  - `wrong_special`, how many inputs gave an infinity or NaN where the
 //    reference has none, or the reverse (an overflow to a finite value);
 // over a sample: for float, every 251st bit pattern of all 2^32 (17.1
@@ -25,24 +27,37 @@
 namespace bench {
 namespace {
 
-enum class fn { exp, log, erfc, tanh };
-const char* fn_name(fn f) {
-  switch (f) {
-    case fn::exp: return "exp";
-    case fn::log: return "log";
-    case fn::erfc: return "erfc";
-    default: return "tanh";
-  }
-}
+// X(name, lo, hi): every function, with the speed range of its inputs.
+#define SINTER_BENCH_FNS(X)                                                              \
+  X(exp, -10, 10) X(exp2, -14, 14) X(expm1, -5, 5) X(log, 1e-3, 1e3) X(log2, 1e-3, 1e3)   \
+  X(log10, 1e-3, 1e3) X(log1p, -0.9, 10) X(sinh, -5, 5) X(cosh, -5, 5) X(tanh, -5, 5)     \
+  X(asinh, -10, 10) X(acosh, 1, 100) X(atanh, -0.99, 0.99) X(erf, -3, 3) X(erfc, -5, 5)
+
+#define SINTER_BENCH_ENUM(name, lo, hi) name,
+enum class fn { SINTER_BENCH_FNS(SINTER_BENCH_ENUM) };
+#undef SINTER_BENCH_ENUM
+
+/// A function's name and the range of its speed inputs.
+struct fn_info {
+  fn f;
+  const char* name;
+  double lo, hi;
+};
+#define SINTER_BENCH_INFO(name, lo, hi) fn_info{fn::name, #name, lo, hi},
+constexpr fn_info fn_table[] = {SINTER_BENCH_FNS(SINTER_BENCH_INFO)};
+#undef SINTER_BENCH_INFO
+
+const fn_info& info(fn f) { return fn_table[static_cast<int>(f)]; }
 
 /// f(x) in long double, the reference.
 long double reference(fn f, long double x) {
   switch (f) {
-    case fn::exp: return std::exp(x);
-    case fn::log: return std::log(x);
-    case fn::erfc: return std::erfc(x);
-    default: return std::tanh(x);
+#define SINTER_BENCH_REF(name, lo, hi) \
+  case fn::name: return std::name(x);
+    SINTER_BENCH_FNS(SINTER_BENCH_REF)
+#undef SINTER_BENCH_REF
   }
+  return x;
 }
 
 /// |got - ref| in units in the last place of T at ref (subnormal spacing
@@ -68,7 +83,9 @@ std::vector<T> speed_inputs(fn f, index_t n, std::uint64_t seed) {
   std::vector<T> x(static_cast<std::size_t>(n));
   for (auto& v : x) {
     const double r = u(g);
-    v = static_cast<T>(f == fn::exp ? -10 + 20 * r : f == fn::log ? std::pow(10.0, -3 + 6 * r) : -5 + 10 * r);
+    const double lo = info(f).lo, hi = info(f).hi;
+    const bool log_uniform = f == fn::log || f == fn::log2 || f == fn::log10;
+    v = static_cast<T>(log_uniform ? lo * std::pow(hi / lo, r) : lo + (hi - lo) * r);
   }
   return x;
 }
@@ -93,6 +110,12 @@ std::vector<T> accuracy_inputs(fn f) {
 
 enum class lib { sinter, eigen, xtensor };
 
+/// Whether library L has f (Eigen 3.4 has no exp2).
+template <lib L>
+bool has(fn f) {
+  return L != lib::eigen || f != fn::exp2;
+}
+
 /// out[0, n) = f(x[0, n)) with library L.
 template <lib L, class T>
 void apply(fn f, const T* x, T* out, index_t n) {
@@ -100,20 +123,25 @@ void apply(fn f, const T* x, T* out, index_t n) {
     auto o = sv(out, n);
     const auto a = sv(x, n);
     switch (f) {
-      case fn::exp: o = st::exp(a); break;
-      case fn::log: o = st::log(a); break;
-      case fn::erfc: o = st::erfc(a); break;
-      default: o = st::tanh(a); break;
+#define SINTER_BENCH_SINTER(name, lo, hi) \
+  case fn::name: o = st::name(a); break;
+      SINTER_BENCH_FNS(SINTER_BENCH_SINTER)
+#undef SINTER_BENCH_SINTER
     }
 #if SINTER_BENCH_HAS_EIGEN
   } else if constexpr (L == lib::eigen) {
     Eigen::Map<Eigen::Array<T, Eigen::Dynamic, 1>> o(out, n);
     const Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>> a(x, n);
     switch (f) {
-      case fn::exp: o = a.exp(); break;
-      case fn::log: o = a.log(); break;
-      case fn::erfc: o = a.erfc(); break;
-      default: o = a.tanh(); break;
+#define SINTER_BENCH_EIGEN(name, lo, hi) \
+  case fn::name: o = a.name(); break;
+      SINTER_BENCH_EIGEN(exp, , ) SINTER_BENCH_EIGEN(expm1, , ) SINTER_BENCH_EIGEN(log, , )
+      SINTER_BENCH_EIGEN(log2, , ) SINTER_BENCH_EIGEN(log10, , ) SINTER_BENCH_EIGEN(log1p, , )
+      SINTER_BENCH_EIGEN(sinh, , ) SINTER_BENCH_EIGEN(cosh, , ) SINTER_BENCH_EIGEN(tanh, , )
+      SINTER_BENCH_EIGEN(asinh, , ) SINTER_BENCH_EIGEN(acosh, , ) SINTER_BENCH_EIGEN(atanh, , )
+      SINTER_BENCH_EIGEN(erf, , ) SINTER_BENCH_EIGEN(erfc, , )
+#undef SINTER_BENCH_EIGEN
+      case fn::exp2: break;  // not in Eigen 3.4 (has<lib::eigen>)
     }
 #endif
 #if SINTER_BENCH_HAS_XTENSOR
@@ -121,10 +149,10 @@ void apply(fn f, const T* x, T* out, index_t n) {
     auto o = xa(out, n);
     const auto a = xa(x, n);
     switch (f) {
-      case fn::exp: xt::noalias(o) = xt::exp(a); break;
-      case fn::log: xt::noalias(o) = xt::log(a); break;
-      case fn::erfc: xt::noalias(o) = xt::erfc(a); break;
-      default: xt::noalias(o) = xt::tanh(a); break;
+#define SINTER_BENCH_XTENSOR(name, lo, hi) \
+  case fn::name: xt::noalias(o) = xt::name(a); break;
+      SINTER_BENCH_FNS(SINTER_BENCH_XTENSOR)
+#undef SINTER_BENCH_XTENSOR
     }
 #endif
   }
@@ -150,12 +178,22 @@ accuracy measure(fn f) {
   return a;
 }
 
+/// measure<L, T>(f), once per function, library and type: a benchmark runs
+/// once per repetition, and the float sample's long double references take
+/// a second or two per function.
+template <lib L, class T>
+const accuracy& measured(fn f) {
+  static std::map<fn, accuracy> done;
+  const auto it = done.find(f);
+  return it != done.end() ? it->second : done.emplace(f, measure<L, T>(f)).first->second;
+}
+
 template <lib L, class T>
 void run_fn(benchmark::State& state, fn f) {
   constexpr index_t n = index_t(1) << 14;
   const std::vector<T> x = speed_inputs<T>(f, n, 1);
   std::vector<T> y(static_cast<std::size_t>(n));
-  const accuracy acc = measure<L, T>(f);
+  const accuracy& acc = measured<L, T>(f);
   for (auto _ : state) {
     apply<L>(f, x.data(), y.data(), n);
     benchmark::DoNotOptimize(y.data());
@@ -168,8 +206,10 @@ void run_fn(benchmark::State& state, fn f) {
 
 template <lib L, class T>
 void register_lib(const char* name) {
-  for (fn f : {fn::exp, fn::log, fn::erfc, fn::tanh}) {
-    const std::string title = std::string(fn_name(f)) + "/" + dtype_tag<T>() + "/" + name;
+  for (const fn_info& i : fn_table) {
+    if (!has<L>(i.f)) continue;
+    const fn f = i.f;
+    const std::string title = std::string(i.name) + "/" + dtype_tag<T>() + "/" + name;
     benchmark::RegisterBenchmark(title.c_str(), [f](benchmark::State& s) { run_fn<L, T>(s, f); });
   }
 }
@@ -184,6 +224,8 @@ void register_all() {
   register_lib<lib::xtensor, T>("xtensor");
 #endif
 }
+
+#undef SINTER_BENCH_FNS
 
 }  // namespace
 }  // namespace bench

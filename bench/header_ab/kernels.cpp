@@ -26,6 +26,7 @@ template <class T> __attribute__((noinline)) void black_scholes(st::array<T, 1>&
   st::tie(call, put) = std::tuple(s * T(0.5) * st::erfc(d1 * -c) - ke * T(0.5) * st::erfc(d2 * -c),
                                   ke * T(0.5) * st::erfc(d2 * c) - s * T(0.5) * st::erfc(d1 * c));
 }
+template <class T> __attribute__((noinline)) void exp_add(st::array<T, 1>& c, const st::array<T, 1>& a, const st::array<T, 1>& b) { c = st::exp(a + b) * T(2); }
 template <class T> __attribute__((noinline)) T dot(const st::array<T, 1>& a, const st::array<T, 1>& b) { return st::sum(a * b); }
 
 template <class T>
@@ -53,7 +54,8 @@ double batch(F f, bufs<T>& B, int reps) {
 
 /// ns per call of kernel k (0 add f32, 1 add f64, 2 triad f32, 3 triad f64,
 /// 4 chain f32, 5 dot f32, 6 dot f64, 7 tanh_chain f32, 8 black_scholes
-/// f32) on n elements, one batch of reps calls.
+/// f32, 9 black_scholes f64, 10 tanh_chain f64, 11 exp_add f32, 12 exp_add
+/// f64) on n elements, one batch of reps calls.
 double HAB_CAT(run_, VNAME)(int k, long n, int reps) {
   static bufs<float>* bf = nullptr;
   static bufs<double>* bd = nullptr;
@@ -74,6 +76,10 @@ double HAB_CAT(run_, VNAME)(int k, long n, int reps) {
     case 5: return batch(+[](bufs<float>& B) { sink = dot(B.a, B.b); }, *bf, reps);
     case 6: return batch(+[](bufs<double>& B) { sink = dot(B.a, B.b); }, *bd, reps);
     case 7: return batch(+[](bufs<float>& B) { tanh_chain(B.c, B.a, B.b); }, *bf, reps);
-    default: return batch(+[](bufs<float>& B) { black_scholes(B.c, B.d, B.a, B.b); }, *bf, reps);
+    case 8: return batch(+[](bufs<float>& B) { black_scholes(B.c, B.d, B.a, B.b); }, *bf, reps);
+    case 9: return batch(+[](bufs<double>& B) { black_scholes(B.c, B.d, B.a, B.b); }, *bd, reps);
+    case 10: return batch(+[](bufs<double>& B) { tanh_chain(B.c, B.a, B.b); }, *bd, reps);
+    case 11: return batch(+[](bufs<float>& B) { exp_add(B.c, B.a, B.b); }, *bf, reps);
+    default: return batch(+[](bufs<double>& B) { exp_add(B.c, B.a, B.b); }, *bd, reps);
   }
 }

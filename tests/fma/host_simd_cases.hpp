@@ -56,23 +56,18 @@ static_assert(TAKES_SIMD(double, st::maximum(st::sqrt(wa), st::minimum(wa, wb)) 
 static_assert(TAKES_SIMD(float, st::exp(st::square(va))));
 // No call: GCC's own loop is as fast.
 static_assert(!TAKES_SIMD(float, va * 2.0f + vb));
-// double exp and tanh: the AVX2 loop's kernels (kernels_f64.hpp); not
-// written for AVX-512's 8 doubles, where GCC's loop runs them.
-static_assert(TAKES_SIMD(double, st::exp(wa + wb) * 2.0) == bool(SINTER_DETAIL_LANE_AVX2_D));
-static_assert(TAKES_SIMD(double, st::tanh(wa * 0.5 + wb) * wa - st::sqrt(st::abs(wa))) ==
-              bool(SINTER_DETAIL_LANE_AVX2_D));
-static_assert(TAKES_SIMD(double, st::log(wa) + st::erf(wb) * st::erfc(wa)) == bool(SINTER_DETAIL_LANE_AVX2_D));
-static_assert(TAKES_SIMD(double, st::exp2(wa) + st::expm1(wb) * st::log1p(wa) - st::log2(wb) / st::log10(wa)) ==
-              bool(SINTER_DETAIL_LANE_AVX2_D));
-static_assert(TAKES_SIMD(double, st::sinh(wa) + st::cosh(wb) * st::asinh(wa) - st::acosh(wb) / st::atanh(wa)) ==
-              bool(SINTER_DETAIL_LANE_AVX2_D));
-// float functions that compute in double: the same AVX2 kernels on each
+// The double maths functions: the vector lanes' kernels (kernels_f64.hpp,
+// 4 doubles of AVX2 or 8 of AVX-512).
+static_assert(TAKES_SIMD(double, st::exp(wa + wb) * 2.0));
+static_assert(TAKES_SIMD(double, st::tanh(wa * 0.5 + wb) * wa - st::sqrt(st::abs(wa))));
+static_assert(TAKES_SIMD(double, st::log(wa) + st::erf(wb) * st::erfc(wa)));
+static_assert(TAKES_SIMD(double, st::exp2(wa) + st::expm1(wb) * st::log1p(wa) - st::log2(wb) / st::log10(wa)));
+static_assert(TAKES_SIMD(double, st::sinh(wa) + st::cosh(wb) * st::asinh(wa) - st::acosh(wb) / st::atanh(wa)));
+// float functions that compute in double: the same kernels on each
 // half of the vector (log, log2, log10, erf and erfc with float's own).
-static_assert(TAKES_SIMD(float, st::log(va) + st::erf(vb) * st::erfc(va)) == bool(SINTER_DETAIL_LANE_AVX2_D));
-static_assert(TAKES_SIMD(float, st::exp2(va) + st::expm1(vb) * st::log1p(va) - st::log2(vb) / st::log10(va)) ==
-              bool(SINTER_DETAIL_LANE_AVX2_D));
-static_assert(TAKES_SIMD(float, st::sinh(va) + st::cosh(vb) * st::asinh(va) - st::acosh(vb) / st::atanh(va)) ==
-              bool(SINTER_DETAIL_LANE_AVX2_D));
+static_assert(TAKES_SIMD(float, st::log(va) + st::erf(vb) * st::erfc(va)));
+static_assert(TAKES_SIMD(float, st::exp2(va) + st::expm1(vb) * st::log1p(va) - st::log2(vb) / st::log10(va)));
+static_assert(TAKES_SIMD(float, st::sinh(va) + st::cosh(vb) * st::asinh(va) - st::acosh(vb) / st::atanh(va)));
 // Nodes without a vector form: a mixed-type operand, a cast.
 static_assert(!TAKES_SIMD(double, st::sqrt(vi + wa)));
 static_assert(!TAKES_SIMD(float, st::sqrt(st::cast<float>(wa))));
@@ -166,9 +161,8 @@ SINTER_SIMD_CASE("float tanh chain: bits of the scalar loop, near the double ref
   }
 }
 
-// The double maths functions' vector kernels (kernels_f64.hpp) exist for
-// AVX2 only: on AVX-512 these passes run GCC's loop, as before they existed.
-#if SINTER_DETAIL_LANE_AVX2_D
+// The double maths functions' vector kernels (kernels_f64.hpp), and the
+// float functions computed in double.
 // Every kind of double: random bits, exp's whole range and beyond, tanh's
 // two branches, and specials (overflow and underflow thresholds, the
 // subnormal results, tanh's 0.625 and 22, NaN, infinities, zeros).
@@ -413,7 +407,6 @@ SINTER_SIMD_CASE("double exp and tanh: streamed, on par's chunks, in place") {
   }
 }
 
-#endif  // SINTER_DETAIL_LANE_AVX2_D
 
 SINTER_SIMD_CASE("double sqrt, minimum, maximum, divide, negative: exact against a scalar loop") {
   using L = std::numeric_limits<double>;

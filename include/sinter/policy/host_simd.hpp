@@ -1,10 +1,9 @@
 #pragma once
 /// \file host_simd.hpp
-/// An explicit vector loop for contiguous CPU passes that call float exp or
-/// tanh, or sqrt, on x86-64 with AVX-512F or AVX2 + FMA (GCC, host code),
-/// and exp2, expm1, log, log2, log10, log1p, the hyperbolic functions and
-/// their inverses, erf or erfc on AVX2 + FMA (double, and float, which
-/// computes them in double: exp and tanh of double too).
+/// An explicit vector loop for contiguous CPU passes that call exp, exp2,
+/// expm1, log, log2, log10, log1p, the hyperbolic functions and their
+/// inverses, erf, erfc or sqrt, of float or double, on x86-64 with AVX-512F
+/// or AVX2 + FMA (GCC, host code).
 ///
 /// store_range's ordinary loop is written in scalar code that GCC
 /// vectorises. Each of those maths functions then becomes a call, per
@@ -35,9 +34,8 @@
 /// It applies only where every node has a vector form: memory leaves of
 /// float or double read contiguously, scalars of any arithmetic type
 /// converted as the functor converts them, and add, subtract, multiply,
-/// divide, negative, abs, square, minimum, maximum, sqrt, and exp and tanh
-/// of float (and, on AVX2, the functions above), each
-/// with every operand of the result's type; and only where the tree calls
+/// divide, negative, abs, square, minimum, maximum, and the functions
+/// above, each with every operand of the result's type; and only where the tree calls
 /// one of those functions or sqrt (elsewhere GCC's loop has no call and is
 /// as fast). Every other pass keeps the scalar loop.
 #include <cstdint>
@@ -219,20 +217,23 @@ struct op<ops::tanh, float> {
   static SINTER_FORCEINLINE vec<float> apply(vec<float> a) { return lanes_f::tanh_f(a); }
 };
 
-#if SINTER_DETAIL_LANE_AVX2_D
+#if SINTER_DETAIL_LANE_AVX512_D || SINTER_DETAIL_LANE_AVX2_D
+#if SINTER_DETAIL_LANE_AVX512_D
+namespace lanes_d = math::impl::lane_avx512_d;
+#else
+namespace lanes_d = math::impl::lane_avx2_d;
+#endif
 /// The exponentials, logarithms, hyperbolic functions and erf/erfc of
-/// double on AVX2: the lane kernels of exp_f64.inl and log_erf_f64.inl
-/// (every double function of exp_log.hpp and erf/erfc). Not calls in the scalar loop (GCC
-/// inlines the double kernels and vectorises them), but a third more
-/// instructions there (kernels_f64.hpp).
+/// double: the lane kernels of exp_f64.inl and log_erf_f64.inl (every
+/// double function of exp_log.hpp and erf/erfc). Not calls in the scalar
+/// loop (GCC inlines the double kernels and vectorises them), but a third
+/// more instructions there (kernels_f64.hpp).
 #define SINTER_DETAIL_SIMD_OP_F64(F, kernel)                                          \
   template <>                                                                        \
   struct op<ops::F, double> {                                                        \
     static constexpr bool ok = true;                                                 \
     static constexpr bool call = true;                                               \
-    static SINTER_FORCEINLINE vec<double> apply(vec<double> a) {                     \
-      return math::impl::lane_avx2_d::kernel(a);                                     \
-    }                                                                                \
+    static SINTER_FORCEINLINE vec<double> apply(vec<double> a) { return lanes_d::kernel(a); } \
   };
 SINTER_DETAIL_SIMD_OP_F64(exp, exp_d)
 SINTER_DETAIL_SIMD_OP_F64(exp2, exp2_d)
@@ -251,31 +252,57 @@ SINTER_DETAIL_SIMD_OP_F64(erf, erf_d)
 SINTER_DETAIL_SIMD_OP_F64(erfc, erfc_d)
 #undef SINTER_DETAIL_SIMD_OP_F64
 
-/// A float function that computes in double and rounds once, on eight
-/// floats: each half widened to four doubles (exactly), the double lane
-/// kernel on each, and each result rounded to float as the scalar
+/// A float function that computes in double and rounds once, on a float
+/// vector: each half widened to a double vector (exactly), the double lane
+/// kernel on both, and each result rounded to float as the scalar
 /// function's static_cast rounds it (`vcvtpd2ps`, the current rounding
 /// mode). The low and the high half as doubles, and the two rounded back:
+#if SINTER_DETAIL_LANE_AVX512_D
+// Conversions by the masked forms with every lane on (GCC 12's unmasked
+// ones read an undefined vector and trip -Wmaybe-uninitialized), halves by
+// vector shuffles.
+SINTER_FORCEINLINE __m512d widen_f64(__v8sf h) {
+  return _mm512_mask_cvtps_pd(_mm512_setzero_pd(), static_cast<__mmask8>(0xff), h);
+}
+SINTER_FORCEINLINE __v8sf narrow_f32(__m512d d) {
+  return _mm512_mask_cvtpd_ps(_mm256_setzero_ps(), static_cast<__mmask8>(0xff), d);
+}
+SINTER_FORCEINLINE __m512d low_f64(vec<float> a) {
+  return widen_f64(__builtin_shufflevector(a, a, 0, 1, 2, 3, 4, 5, 6, 7));
+}
+SINTER_FORCEINLINE __m512d high_f64(vec<float> a) {
+  return widen_f64(__builtin_shufflevector(a, a, 8, 9, 10, 11, 12, 13, 14, 15));
+}
+SINTER_FORCEINLINE vec<float> join_f32(__m512d lo, __m512d hi) {
+  return __builtin_shufflevector(narrow_f32(lo), narrow_f32(hi), 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+}
+// Both halves as one pair of vectors (lane_avx512_d2: the two halves'
+// operations interleaved, 1.09-1.38x faster than one half after the other).
+SINTER_FORCEINLINE math::impl::lane_avx512_d2::V pair_f64(vec<float> a) { return {low_f64(a), high_f64(a)}; }
+SINTER_FORCEINLINE vec<float> join_f32(math::impl::lane_avx512_d2::V r) { return join_f32(r.a, r.b); }
+#define SINTER_DETAIL_SIMD_F32_VIA_F64(kernel, a) join_f32(math::impl::lane_avx512_d2::kernel(pair_f64(a)))
+#else
 SINTER_FORCEINLINE __m256d low_f64(vec<float> a) { return _mm256_cvtps_pd(_mm256_castps256_ps128(a)); }
 SINTER_FORCEINLINE __m256d high_f64(vec<float> a) { return _mm256_cvtps_pd(_mm256_extractf128_ps(a, 1)); }
 SINTER_FORCEINLINE vec<float> join_f32(__m256d lo, __m256d hi) {
   return _mm256_set_m128(_mm256_cvtpd_ps(hi), _mm256_cvtpd_ps(lo));
 }
+#define SINTER_DETAIL_SIMD_F32_VIA_F64(kernel, a) join_f32(lanes_d::kernel(low_f64(a)), lanes_d::kernel(high_f64(a)))
+#endif
 
-/// The float functions that compute in double on AVX2: the double kernels
-/// of exp_log.hpp (exp2, expm1, log1p and the hyperbolic functions but
-/// tanh) and float's own kernels of log_erf_f32.inl (log, log2, log10,
-/// erf, erfc). Same bits as the scalar functions, which GCC vectorises with
-/// the double kernel's masks read from sign bits (kernels_f64.hpp).
-#define SINTER_DETAIL_SIMD_OP_F32_VIA_F64(F, kernel)                                  \
-  template <>                                                                        \
-  struct op<ops::F, float> {                                                         \
-    static constexpr bool ok = true;                                                 \
-    static constexpr bool call = true;                                               \
-    static SINTER_FORCEINLINE vec<float> apply(vec<float> a) {                       \
-      return join_f32(math::impl::lane_avx2_d::kernel(low_f64(a)),                   \
-                      math::impl::lane_avx2_d::kernel(high_f64(a)));                 \
-    }                                                                                \
+/// The float functions that compute in double: the double kernels of
+/// exp_log.hpp (exp2, expm1, log1p and the hyperbolic functions but tanh)
+/// and float's own kernels of log_erf_f32.inl (log, log2, log10, erf,
+/// erfc). Same bits as the scalar functions, which GCC vectorises with the
+/// double kernel's masks read from sign bits (kernels_f64.hpp).
+#define SINTER_DETAIL_SIMD_OP_F32_VIA_F64(F, kernel)                                         \
+  template <>                                                                               \
+  struct op<ops::F, float> {                                                                \
+    static constexpr bool ok = true;                                                        \
+    static constexpr bool call = true;                                                      \
+    static SINTER_FORCEINLINE vec<float> apply(vec<float> a) {                              \
+      return SINTER_DETAIL_SIMD_F32_VIA_F64(kernel, a);                                     \
+    }                                                                                       \
   };
 SINTER_DETAIL_SIMD_OP_F32_VIA_F64(exp2, exp2_d)
 SINTER_DETAIL_SIMD_OP_F32_VIA_F64(expm1, expm1_d)
@@ -291,6 +318,7 @@ SINTER_DETAIL_SIMD_OP_F32_VIA_F64(atanh, atanh_d)
 SINTER_DETAIL_SIMD_OP_F32_VIA_F64(erf, erf_fd)
 SINTER_DETAIL_SIMD_OP_F32_VIA_F64(erfc, erfc_fd)
 #undef SINTER_DETAIL_SIMD_OP_F32_VIA_F64
+#undef SINTER_DETAIL_SIMD_F32_VIA_F64
 #endif
 
 /// A merged twin pair f(x, x) (twin_nodes.hpp).

@@ -2,6 +2,7 @@
 // included once per lane type
 // (no include guard), inside a namespace that has defined:
 //   V, U                   the lane type (double, or an x86 double vector) and its bits;
+//   M                      a mask of lanes (U, or AVX-512's mask register), with &;
 //   SINTER_DETAIL_LANE_FN  the specifiers of the functions below;
 //   c(double)              a V with every lane equal to the constant;
 //   bits(V), from(U)       the bits of a V, the V of bits;
@@ -13,8 +14,8 @@
 //   sign_mask(x)           the mask of "the sign bit of x is set";
 //   vsqrt(x)               the correctly rounded square root.
 // kernels_f64.hpp includes it for one double (host scalar code, and the
-// bodies GCC vectorises) and for the AVX2 vector of policy/host_simd.hpp's
-// explicit loop. The kernels are fdlibm's exp (Sun Microsystems, "Permission
+// bodies GCC vectorises) and for the AVX2 and AVX-512 vectors of
+// policy/host_simd.hpp's explicit loop. The kernels are fdlibm's exp (Sun Microsystems, "Permission
 // to use, copy, modify, and distribute this software is freely granted") and
 // sinter's own double tanh; every operation is written out in the same order
 // for every lane type, so that the lane types give the same bits (their
@@ -158,7 +159,7 @@ SINTER_DETAIL_LANE_FN V tanh_d(V x) {
   const U sign = bits(x) & 0x8000000000000000ull;
   const V a = from(bits(x) & 0x7fffffffffffffffull);
   const V z = a * a;
-  const U small = lt(a, c(0.625));
+  const M small = lt(a, c(0.625));
   const V p = c(-0x1.5555555555555p-2) + z * (c(-0x1.4fdaadfddf311p-6) + z * c(-0x1.a1b7a16a3f239p-13));
   const V q = c(1.0) + z * (c(0x1.d8929a39336f2p-2) + z * (c(0x1.7d9b91a6c185ep-6) + z * c(0x1.b124e1f0f5a55p-13)));
   V k;

@@ -3,25 +3,27 @@
 /// The double exponentials, logarithms, hyperbolic functions and their
 /// inverses, and erf/erfc: the kernels of exp_f64.inl and log_erf_f64.inl
 /// (and float's log, log2, log10, erf and erfc, computed in double:
-/// log_erf_f32.inl) on two lane types. lane_f64 is one double (host scalar
-/// code and the loops GCC vectorises from it; nvcc's device pass calls
-/// CUDA's functions instead). lane_avx2_d is four doubles of AVX2, for the
-/// explicit vector loop of policy/host_simd.hpp: GCC's vectoriser cannot
-/// give the scalar kernels' clamps `vminpd`/`vmaxpd` (which let NaN
-/// through, as the clamps need, but GCC emits them only under
-/// -ffinite-math-only), nor their blends and masks `vblendvpd` and a
-/// comparison (at SSE2 a double comparison cannot be a mask, so bits.hpp's
-/// masks read sign bits), and its vectors of exp took a third more
-/// instructions (each function alone is 1.24-1.84x faster on vectors,
-/// docs/math.md). On an AVX2 Zen 3 at 2^10 to 2^22 (bench/README.md),
-/// exp(a + b) * 2 on doubles went from 8.2-9.1 to 10.1-12.4 GB/s,
-/// tanh_chain from 4.2-4.7 to 7.4-8.2, and Black-Scholes (log, exp, sqrt
-/// and four erfc per pair of prices) 1.49-1.72x faster; on floats, whose
-/// log and erfc (and the other functions but exp and tanh) compute in
-/// double, Black-Scholes 1.15-1.33x. Both lane types
-/// give the same bits for the same input: the same IEEE operations in the
-/// same order, with masks and blends that differ only for NaN lanes, which
-/// the kernels replace last (tests/fma/host_simd_cases.hpp).
+/// log_erf_f32.inl) on three lane types. lane_f64 is one double (host
+/// scalar code and the loops GCC vectorises from it; nvcc's device pass
+/// calls CUDA's functions instead). lane_avx2_d is four doubles of AVX2 and
+/// lane_avx512_d eight of AVX-512F, for the explicit vector loop of
+/// policy/host_simd.hpp: GCC's vectoriser cannot give the scalar kernels'
+/// clamps `vminpd`/`vmaxpd` (which let NaN through, as the clamps need, but
+/// GCC emits them only under -ffinite-math-only), nor their blends and
+/// masks `vblendvpd` (AVX-512: a comparison into a mask register and
+/// `vblendmpd`) and a comparison (at SSE2 a double comparison cannot be a
+/// mask, so bits.hpp's masks read sign bits), and its vectors of exp took a
+/// third more instructions. On an AVX2 Zen 3 each double function alone
+/// ran 1.24-1.84x faster on the vector lane (docs/math.md); at 2^10 to
+/// 2^22 (bench/README.md) exp(a + b) * 2 on doubles went from 8.2-9.1 to
+/// 10.1-12.4 GB/s, tanh_chain from 4.2-4.7 to 7.4-8.2, and Black-Scholes
+/// (log, exp, sqrt and four erfc per pair of prices) 1.49-1.72x faster; on
+/// floats, whose log and erfc (and the other functions but exp and tanh)
+/// compute in double, Black-Scholes 1.15-1.33x. On an AVX-512 Zen 5 each
+/// double function alone 1.12-1.38x. Every lane type gives the same bits
+/// for the same input: the same IEEE operations in the same order, with
+/// masks and blends that differ only for NaN lanes, which the kernels
+/// replace last (tests/fma/host_simd_cases.hpp).
 #include <cstdint>
 #include <limits>
 
@@ -56,6 +58,7 @@ SINTER_HD SINTER_FORCEINLINE double clamp_d(double x, double lo, double hi) {
 namespace lane_f64 {
 using V = double;
 using U = std::uint64_t;
+using M = U;
 // SINTER_FORCEINLINE, not the vector lanes' unconditional always_inline: an
 // unoptimised build (-O0, where SINTER_FORCEINLINE is plain inline, as in
 // the sanitizer builds) or one that overrides it (the dtype-matrix tests)
@@ -96,8 +99,7 @@ SINTER_HD SINTER_FORCEINLINE void erf_erfc(double x, double& erf_out, double& er
 
 /// SINTER_DETAIL_LANE_AVX2_D is 1 where lane_avx2_d exists: GCC on x86-64
 /// host code (SINTER_HW_SQRT) built for AVX2 and FMA, not AVX-512 (whose
-/// explicit loop runs 8 doubles per vector; the double kernels are not
-/// written for it: there GCC's loop from lane_f64 runs them).
+/// explicit loop runs 8 doubles per vector: lane_avx512_d below).
 #if SINTER_HW_SQRT && defined(__AVX2__) && defined(__FMA__) && !defined(__AVX512F__)
 #define SINTER_DETAIL_LANE_AVX2_D 1
 #include <immintrin.h>
@@ -107,6 +109,7 @@ SINTER_HD SINTER_FORCEINLINE void erf_erfc(double x, double& erf_out, double& er
 namespace sinter::detail::math::impl::lane_avx2_d {
 using V = __v4df;
 using U = __v4du;
+using M = U;
 #define SINTER_DETAIL_LANE_FN SINTER_DETAIL_LANE_INLINE
 SINTER_DETAIL_LANE_FN V c(double x) { return x - V{}; }
 SINTER_DETAIL_LANE_FN U bits(V x) { return reinterpret_cast<U>(x); }
@@ -125,4 +128,98 @@ SINTER_DETAIL_LANE_FN V vsqrt(V x) { return _mm256_sqrt_pd(x); }
 }  // namespace sinter::detail::math::impl::lane_avx2_d
 #else
 #define SINTER_DETAIL_LANE_AVX2_D 0
+#endif
+
+/// SINTER_DETAIL_LANE_AVX512_D is 1 where lane_avx512_d exists: GCC on
+/// x86-64 host code built for AVX-512F.
+#if SINTER_HW_SQRT && defined(__AVX512F__)
+#define SINTER_DETAIL_LANE_AVX512_D 1
+#include <immintrin.h>
+
+/// The kernels on eight doubles of AVX-512F (GCC's vector extension): masks
+/// in mask registers (`vcmppd` into k, `vptestmq` of the sign bit, `kandb`),
+/// `vblendmpd`, and a clamp by `vmaxpd`/`vminpd` (the masked forms with
+/// every lane on: GCC 12's unmasked ones read an undefined vector and trip
+/// -Wmaybe-uninitialized).
+namespace sinter::detail::math::impl::lane_avx512_d {
+using V = __v8df;
+using U = __v8du;
+using M = __mmask8;
+#define SINTER_DETAIL_LANE_FN SINTER_DETAIL_LANE_INLINE
+SINTER_DETAIL_LANE_FN V c(double x) { return x - V{}; }
+SINTER_DETAIL_LANE_FN U bits(V x) { return reinterpret_cast<U>(x); }
+SINTER_DETAIL_LANE_FN V from(U u) { return reinterpret_cast<V>(u); }
+SINTER_DETAIL_LANE_FN M lt(V a, V b) { return _mm512_cmp_pd_mask(a, b, _CMP_LT_OQ); }
+SINTER_DETAIL_LANE_FN V blend(M m, V a, V b) { return _mm512_mask_blend_pd(m, b, a); }
+// maxpd/minpd return their second operand when either is NaN: x itself.
+SINTER_DETAIL_LANE_FN V clamp(V x, double lo, double hi) {
+  const __mmask8 all = 0xff;
+  return _mm512_mask_min_pd(c(hi), all, c(hi), _mm512_mask_max_pd(c(lo), all, c(lo), x));
+}
+SINTER_DETAIL_LANE_FN M nan_mask(V x) { return _mm512_cmp_pd_mask(x, x, _CMP_UNORD_Q); }
+SINTER_DETAIL_LANE_FN M sign_mask(V x) {
+  return _mm512_test_epi64_mask(reinterpret_cast<__m512i>(x), reinterpret_cast<__m512i>(U{} + (1ull << 63)));
+}
+SINTER_DETAIL_LANE_FN V vsqrt(V x) { return _mm512_mask_sqrt_pd(x, static_cast<__mmask8>(0xff), x); }
+#include "exp_f64.inl"
+#include "log_erf_f64.inl"
+#include "log_erf_f32.inl"
+#undef SINTER_DETAIL_LANE_FN
+}  // namespace sinter::detail::math::impl::lane_avx512_d
+/// The kernels on sixteen doubles as a pair of AVX-512F vectors, for the
+/// float functions computed in double (one float vector widened): every
+/// operation runs on both halves in turn, so the instruction stream holds
+/// two independent dependency chains side by side. On a Zen 5 that ran
+/// the float functions 1.09-1.38x faster than the two halves one after the
+/// other (the kernels are chains of dependent multiplies, divisions and
+/// square roots; the core's schedulers fill with one half's waiting
+/// operations before the other half's reach them).
+namespace sinter::detail::math::impl::lane_avx512_d2 {
+namespace one = lane_avx512_d;
+struct V {
+  __v8df a, b;
+};
+struct U {
+  __v8du a, b;
+};
+struct M {
+  __mmask8 a, b;
+};
+#define SINTER_DETAIL_LANE_FN SINTER_DETAIL_LANE_INLINE
+#define SINTER_DETAIL_LANE_PAIR_OP(T, op) \
+  SINTER_DETAIL_LANE_FN T operator op(T x, T y) { return {x.a op y.a, x.b op y.b}; }
+SINTER_DETAIL_LANE_PAIR_OP(V, +)
+SINTER_DETAIL_LANE_PAIR_OP(V, -)
+SINTER_DETAIL_LANE_PAIR_OP(V, *)
+SINTER_DETAIL_LANE_PAIR_OP(V, /)
+SINTER_DETAIL_LANE_PAIR_OP(U, &)
+SINTER_DETAIL_LANE_PAIR_OP(U, |)
+#undef SINTER_DETAIL_LANE_PAIR_OP
+SINTER_DETAIL_LANE_FN V operator-(V x) { return {-x.a, -x.b}; }
+SINTER_DETAIL_LANE_FN V& operator+=(V& x, V y) { return x = x + y; }
+SINTER_DETAIL_LANE_FN V& operator-=(V& x, V y) { return x = x - y; }
+SINTER_DETAIL_LANE_FN V& operator*=(V& x, V y) { return x = x * y; }
+SINTER_DETAIL_LANE_FN U operator&(U x, std::uint64_t k) { return {x.a & k, x.b & k}; }
+SINTER_DETAIL_LANE_FN U operator|(U x, std::uint64_t k) { return {x.a | k, x.b | k}; }
+SINTER_DETAIL_LANE_FN U operator>>(U x, int k) { return {x.a >> k, x.b >> k}; }
+SINTER_DETAIL_LANE_FN U operator<<(U x, int k) { return {x.a << k, x.b << k}; }
+SINTER_DETAIL_LANE_FN M operator&(M x, M y) {
+  return {static_cast<__mmask8>(x.a & y.a), static_cast<__mmask8>(x.b & y.b)};
+}
+SINTER_DETAIL_LANE_FN V c(double x) { return {one::c(x), one::c(x)}; }
+SINTER_DETAIL_LANE_FN U bits(V x) { return {one::bits(x.a), one::bits(x.b)}; }
+SINTER_DETAIL_LANE_FN V from(U u) { return {one::from(u.a), one::from(u.b)}; }
+SINTER_DETAIL_LANE_FN M lt(V x, V y) { return {one::lt(x.a, y.a), one::lt(x.b, y.b)}; }
+SINTER_DETAIL_LANE_FN V blend(M m, V x, V y) { return {one::blend(m.a, x.a, y.a), one::blend(m.b, x.b, y.b)}; }
+SINTER_DETAIL_LANE_FN V clamp(V x, double lo, double hi) { return {one::clamp(x.a, lo, hi), one::clamp(x.b, lo, hi)}; }
+SINTER_DETAIL_LANE_FN M nan_mask(V x) { return {one::nan_mask(x.a), one::nan_mask(x.b)}; }
+SINTER_DETAIL_LANE_FN M sign_mask(V x) { return {one::sign_mask(x.a), one::sign_mask(x.b)}; }
+SINTER_DETAIL_LANE_FN V vsqrt(V x) { return {one::vsqrt(x.a), one::vsqrt(x.b)}; }
+#include "exp_f64.inl"
+#include "log_erf_f64.inl"
+#include "log_erf_f32.inl"
+#undef SINTER_DETAIL_LANE_FN
+}  // namespace sinter::detail::math::impl::lane_avx512_d2
+#else
+#define SINTER_DETAIL_LANE_AVX512_D 0
 #endif

@@ -7,9 +7,10 @@
 // float, subnormals too, is a normal double) and returns the double result
 // that the caller rounds to float. kernels_f64.hpp includes it for one
 // double (log_f32.hpp's and erf_f32.hpp's scalar functions, which GCC
-// vectorises) and for AVX2's four doubles (policy/host_simd.hpp's explicit
-// loop, two vectors of four per eight floats); every operation is written
-// out in the same order for both, so they give the same bits.
+// vectorises) and for AVX2's four doubles and AVX-512's eight
+// (policy/host_simd.hpp's explicit loop, two double vectors per float
+// vector); every operation is written out in the same order for all, so
+// they give the same bits.
 
 /// c0 + z (c1 + z (c2 + ...)), lowest degree first (bits.hpp's horner).
 SINTER_DETAIL_LANE_FN V poly_d(V, double c0) { return c(c0); }
@@ -25,7 +26,7 @@ SINTER_DETAIL_LANE_FN V log_f_reduced_d(V x, V& k) {
   const U b = bits(x);
   const V m = from((b & 0x000fffffffffffffull) | 0x3ff0000000000000ull);
   const V e = from((b >> 52) | 0x4330000000000000ull) - c(0x1p52 + 1023.0);
-  const U big = lt(c(0x1.6a09e667f3bcdp0), m);
+  const M big = lt(c(0x1.6a09e667f3bcdp0), m);
   const V f = blend(big, c(0.5) * m, m) - c(1.0);
   k = e + blend(big, c(1.0), c(0.0));
   const V p = poly_d(f, 0x1.0000000026678p+0, -0x1.0000001c649c3p-1, 0x1.5555541ce62c3p-2,

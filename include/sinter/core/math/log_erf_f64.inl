@@ -1,7 +1,7 @@
 // log_erf_f64.inl: the double log, log2, log10, log1p, asinh, acosh, atanh
 // and erf/erfc kernels, included once per lane type after exp_f64.inl
 // (whose helpers, exp_d_kernel and scale_exp2_d they use), inside a
-// namespace that defines what exp_f64.inl lists. kernels_f64.hpp includes it for one double and for AVX2's four. They are
+// namespace that defines what exp_f64.inl lists. kernels_f64.hpp includes it for one double and for AVX2's four and AVX-512's eight. They are
 // fdlibm's e_log and s_erf (Sun Microsystems, "Permission to use, copy,
 // modify, and distribute this software is freely granted"), rewritten with
 // blends instead of branches; every operation is written out in the same
@@ -10,14 +10,14 @@
 /// x = 2^k (1 + f) with sqrt(2)/2 <= 1 + f < sqrt(2), for positive x
 /// (subnormals included); garbage for other x, which callers blend away.
 SINTER_DETAIL_LANE_FN void log_d_reduce(V x, V& f, V& k) {
-  const U sub = lt(x, c(0x1p-1022));
+  const M sub = lt(x, c(0x1p-1022));
   const V xs = x * blend(sub, c(0x1p54), c(1.0));
   const U b = bits(xs);
   // The significand in [1, 2), and the exponent field or-ed under the bits
   // of 2^52 (bits.hpp's frexp_bits).
   V m = from((b & 0x000fffffffffffffull) | 0x3ff0000000000000ull);
   const V e = (from((b >> 52) | 0x4330000000000000ull) - c(0x1p52 + 1023.0)) - blend(sub, c(54.0), c(0.0));
-  const U big = lt(c(0x1.6a09e667f3bcdp0), m);
+  const M big = lt(c(0x1.6a09e667f3bcdp0), m);
   m = blend(big, c(0.5) * m, m);
   k = e + blend(big, c(1.0), c(0.0));
   f = m - c(1.0);
@@ -107,7 +107,7 @@ SINTER_DETAIL_LANE_FN V log1p_d(V x) {
 SINTER_DETAIL_LANE_FN V asinh_d(V x) {
   const V a = fabs_d(x);
   const V a2 = a * a;
-  const U big = lt(c(0x1p28), a);
+  const M big = lt(c(0x1p28), a);
   const V y = blend(big, a - c(1.0), a + a2 / (c(1.0) + vsqrt(c(1.0) + a2)));
   const V r = log1p_d(y) + blend(big, c(ln2), c(0.0));
   return blend(nan_mask(x), x + x, copysign_d(r, x));
@@ -116,7 +116,7 @@ SINTER_DETAIL_LANE_FN V asinh_d(V x) {
 /// acosh for double: log1p(t + sqrt(2t + t^2)), t = x - 1; NaN below 1.
 SINTER_DETAIL_LANE_FN V acosh_d(V x) {
   const V t = x - c(1.0);
-  const U big = lt(c(0x1p28), x);
+  const M big = lt(c(0x1p28), x);
   const V y = blend(big, t, t + vsqrt(c(2.0) * t + t * t));
   V r = log1p_d(y) + blend(big, c(ln2), c(0.0));
   r = blend(lt(x, c(1.0)), c(dnan), r);
@@ -135,7 +135,7 @@ SINTER_DETAIL_LANE_FN V atanh_d(V x) {
 }
 
 /// a where m is all ones, else b, as constants.
-SINTER_DETAIL_LANE_FN V pick(U m, double a, double b) { return blend(m, c(a), c(b)); }
+SINTER_DETAIL_LANE_FN V pick(M m, double a, double b) { return blend(m, c(a), c(b)); }
 
 /// erf and erfc together (fdlibm s_erf.c coefficients, all ranges blended).
 /// A lane needs the quotient of its own range only, so the three ranges'
@@ -159,8 +159,8 @@ SINTER_DETAIL_LANE_FN void erf_erfc_d(V x, V& erf_out, V& erfc_out) {
                    qa4 = 1.26171219808761642112e-01, qa5 = 1.36370839120290507362e-02,
                    qa6 = 1.19844998467991074170e-02;
   const V a = fabs_d(x);
-  const U in1 = lt(a, c(0.84375));
-  const U in2 = lt(a, c(1.25));
+  const M in1 = lt(a, c(0.84375));
+  const M in2 = lt(a, c(1.25));
   // |x| < 0.84375: erf = x + x R1/S1
   const V z = x * x;
   const V r1 = c(pp0) + z * (c(pp1) + z * (c(pp2) + z * (c(pp3) + z * c(pp4))));
@@ -171,7 +171,7 @@ SINTER_DETAIL_LANE_FN void erf_erfc_d(V x, V& erf_out, V& erfc_out) {
   const V q2 = c(1.0) + s * (c(qa1) + s * (c(qa2) + s * (c(qa3) + s * (c(qa4) + s * (c(qa5) + s * c(qa6))))));
   // 1.25 <= |x| (< 28 for erfc): erfc = exp(-x^2 - 0.5625 + R/S) / x
   const V ac = clamp(a, 1.25, 28.0);
-  const U near = lt(ac, c(1.0 / 0.35));
+  const M near = lt(ac, c(1.0 / 0.35));
   const V w = c(1.0) / (ac * ac);
   const V rr =
       pick(near, -9.86494403484714822705e-03, -9.86494292470009928597e-03) +
@@ -197,7 +197,7 @@ SINTER_DETAIL_LANE_FN void erf_erfc_d(V x, V& erf_out, V& erfc_out) {
   erf1 = blend(lt(a, c(0x1p-28)), (c(8.0) * x + c(efx8) * x) * c(0.125), erf1);
   const V erfc1 = blend(lt(x, c(0.25)), c(1.0) - (x + x * qt), c(0.5) - (x * qt + (x - c(0.5))));
   const V erf2 = copysign_d(c(erx) + qt, x);
-  const U neg = sign_mask(x);
+  const M neg = sign_mask(x);
   const V erfc2 = blend(neg, c(1.0) + (c(erx) + qt), c(1.0 - erx) - qt);
   // e^(big + small), big = -zh^2 - 0.5625 exact (zh has 21 bits), small =
   // (zh - ac)(zh + ac) + R/S: k from their rounded sum, and big - k ln2_hi

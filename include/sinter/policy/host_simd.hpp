@@ -203,19 +203,19 @@ struct op<ops::sqrt, T> {
   }
 };
 
+/// A maths function F of T whose vector form is the expression `...` of
+/// the operand vector `a` (a lane kernel, inlined).
+#define SINTER_DETAIL_SIMD_OP_KERNEL(F, T, ...)                              \
+  template <>                                                               \
+  struct op<ops::F, T> {                                                    \
+    static constexpr bool ok = true;                                        \
+    static constexpr bool call = true;                                      \
+    static SINTER_FORCEINLINE vec<T> apply(vec<T> a) { return __VA_ARGS__; } \
+  };
+
 /// exp and tanh of float: the lane kernels of exp_f32.inl.
-template <>
-struct op<ops::exp, float> {
-  static constexpr bool ok = true;
-  static constexpr bool call = true;
-  static SINTER_FORCEINLINE vec<float> apply(vec<float> a) { return lanes_f::exp_f(a); }
-};
-template <>
-struct op<ops::tanh, float> {
-  static constexpr bool ok = true;
-  static constexpr bool call = true;
-  static SINTER_FORCEINLINE vec<float> apply(vec<float> a) { return lanes_f::tanh_f(a); }
-};
+SINTER_DETAIL_SIMD_OP_KERNEL(exp, float, lanes_f::exp_f(a))
+SINTER_DETAIL_SIMD_OP_KERNEL(tanh, float, lanes_f::tanh_f(a))
 
 #if SINTER_DETAIL_LANE_AVX512_D || SINTER_DETAIL_LANE_AVX2_D
 #if SINTER_DETAIL_LANE_AVX512_D
@@ -228,13 +228,7 @@ namespace lanes_d = math::impl::lane_avx2_d;
 /// double function of exp_log.hpp and erf/erfc). Not calls in the scalar
 /// loop (GCC inlines the double kernels and vectorises them), but a third
 /// more instructions there (kernels_f64.hpp).
-#define SINTER_DETAIL_SIMD_OP_F64(F, kernel)                                          \
-  template <>                                                                        \
-  struct op<ops::F, double> {                                                        \
-    static constexpr bool ok = true;                                                 \
-    static constexpr bool call = true;                                               \
-    static SINTER_FORCEINLINE vec<double> apply(vec<double> a) { return lanes_d::kernel(a); } \
-  };
+#define SINTER_DETAIL_SIMD_OP_F64(F, kernel) SINTER_DETAIL_SIMD_OP_KERNEL(F, double, lanes_d::kernel(a))
 SINTER_DETAIL_SIMD_OP_F64(exp, exp_d)
 SINTER_DETAIL_SIMD_OP_F64(exp2, exp2_d)
 SINTER_DETAIL_SIMD_OP_F64(expm1, expm1_d)
@@ -295,15 +289,8 @@ SINTER_FORCEINLINE vec<float> join_f32(__m256d lo, __m256d hi) {
 /// and float's own kernels of log_erf_f32.inl (log, log2, log10, erf,
 /// erfc). Same bits as the scalar functions, which GCC vectorises with the
 /// double kernel's masks read from sign bits (kernels_f64.hpp).
-#define SINTER_DETAIL_SIMD_OP_F32_VIA_F64(F, kernel)                                         \
-  template <>                                                                               \
-  struct op<ops::F, float> {                                                                \
-    static constexpr bool ok = true;                                                        \
-    static constexpr bool call = true;                                                      \
-    static SINTER_FORCEINLINE vec<float> apply(vec<float> a) {                              \
-      return SINTER_DETAIL_SIMD_F32_VIA_F64(kernel, a);                                     \
-    }                                                                                       \
-  };
+#define SINTER_DETAIL_SIMD_OP_F32_VIA_F64(F, kernel) \
+  SINTER_DETAIL_SIMD_OP_KERNEL(F, float, SINTER_DETAIL_SIMD_F32_VIA_F64(kernel, a))
 SINTER_DETAIL_SIMD_OP_F32_VIA_F64(exp2, exp2_d)
 SINTER_DETAIL_SIMD_OP_F32_VIA_F64(expm1, expm1_d)
 SINTER_DETAIL_SIMD_OP_F32_VIA_F64(log, log_fd)
@@ -320,6 +307,7 @@ SINTER_DETAIL_SIMD_OP_F32_VIA_F64(erfc, erfc_fd)
 #undef SINTER_DETAIL_SIMD_OP_F32_VIA_F64
 #undef SINTER_DETAIL_SIMD_F32_VIA_F64
 #endif
+#undef SINTER_DETAIL_SIMD_OP_KERNEL
 
 /// A merged twin pair f(x, x) (twin_nodes.hpp).
 template <class F, class T>

@@ -20,7 +20,7 @@
 /// (log, exp, sqrt and four erfc per pair of prices) 1.49-1.72x faster; on
 /// floats, whose log and erfc (and the other functions but exp and tanh)
 /// compute in double, Black-Scholes 1.15-1.33x. On an AVX-512 Zen 5 each
-/// double function alone 1.12-1.38x. Every lane type gives the same bits
+/// double function alone 1.12-1.37x. Every lane type gives the same bits
 /// for the same input: the same IEEE operations in the same order, with
 /// masks and blends that differ only for NaN lanes, which the kernels
 /// replace last (tests/fma/host_simd_cases.hpp).
@@ -97,6 +97,13 @@ SINTER_HD SINTER_FORCEINLINE void erf_erfc(double x, double& erf_out, double& er
 
 }  // namespace sinter::detail::math::impl
 
+/// The members every x86 double vector lane shares: a constant (x - 0
+/// keeps -0), and bits and back.
+#define SINTER_DETAIL_LANE_X86_D_BITS                                        \
+  SINTER_DETAIL_LANE_FN V c(double x) { return x - V{}; }                   \
+  SINTER_DETAIL_LANE_FN U bits(V x) { return reinterpret_cast<U>(x); }      \
+  SINTER_DETAIL_LANE_FN V from(U u) { return reinterpret_cast<V>(u); }
+
 /// SINTER_DETAIL_LANE_AVX2_D is 1 where lane_avx2_d exists: GCC on x86-64
 /// host code (SINTER_HW_SQRT) built for AVX2 and FMA, not AVX-512 (whose
 /// explicit loop runs 8 doubles per vector: lane_avx512_d below).
@@ -111,9 +118,7 @@ using V = __v4df;
 using U = __v4du;
 using M = U;
 #define SINTER_DETAIL_LANE_FN SINTER_DETAIL_LANE_INLINE
-SINTER_DETAIL_LANE_FN V c(double x) { return x - V{}; }
-SINTER_DETAIL_LANE_FN U bits(V x) { return reinterpret_cast<U>(x); }
-SINTER_DETAIL_LANE_FN V from(U u) { return reinterpret_cast<V>(u); }
+SINTER_DETAIL_LANE_X86_D_BITS
 SINTER_DETAIL_LANE_FN U lt(V a, V b) { return reinterpret_cast<U>(a < b); }
 SINTER_DETAIL_LANE_FN V blend(U m, V a, V b) { return _mm256_blendv_pd(b, a, reinterpret_cast<__m256d>(m)); }
 // maxpd/minpd return their second operand when either is NaN: x itself.
@@ -146,9 +151,7 @@ using V = __v8df;
 using U = __v8du;
 using M = __mmask8;
 #define SINTER_DETAIL_LANE_FN SINTER_DETAIL_LANE_INLINE
-SINTER_DETAIL_LANE_FN V c(double x) { return x - V{}; }
-SINTER_DETAIL_LANE_FN U bits(V x) { return reinterpret_cast<U>(x); }
-SINTER_DETAIL_LANE_FN V from(U u) { return reinterpret_cast<V>(u); }
+SINTER_DETAIL_LANE_X86_D_BITS
 SINTER_DETAIL_LANE_FN M lt(V a, V b) { return _mm512_cmp_pd_mask(a, b, _CMP_LT_OQ); }
 SINTER_DETAIL_LANE_FN V blend(M m, V a, V b) { return _mm512_mask_blend_pd(m, b, a); }
 // maxpd/minpd return their second operand when either is NaN: x itself.
@@ -223,3 +226,4 @@ SINTER_DETAIL_LANE_FN V vsqrt(V x) { return {one::vsqrt(x.a), one::vsqrt(x.b)}; 
 #else
 #define SINTER_DETAIL_LANE_AVX512_D 0
 #endif
+#undef SINTER_DETAIL_LANE_X86_D_BITS

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <tuple>
 #include <utility>
 #include <sinter/sinter.hpp>
 #include <vector>
@@ -74,6 +75,21 @@ static_assert(!TAKES_SIMD(float, st::sqrt(st::cast<float>(wa))));
 // The output type must be the expression's.
 static_assert(!TAKES_SIMD(double, st::exp(va)));
 
+// Which passes step by pairs of vectors: float trees of exp, tanh, sqrt and
+// arithmetic on AVX-512 (float exp and tanh have a pair lane there); trees
+// with a function computed in double, and double trees, one vector a step.
+template <class T, class E>
+constexpr bool pairs_v = sd::simd::pair_steps<T> &&
+    sd::simd::eval<decltype(std::declval<const E&>().node().bind(std::declval<const E&>().shape()).linear()), T>::pairs;
+#define PAIRS_SIMD(T, ...) pairs_v<T, decltype(__VA_ARGS__)>
+constexpr bool avx512 = sd::simd::vector_bytes == 64;
+static_assert(PAIRS_SIMD(float, st::exp(va + vb) * 2.0f) == avx512);
+static_assert(PAIRS_SIMD(float, st::tanh(va * 0.5f + vb) * va - st::sqrt(st::abs(va))) == avx512);
+static_assert(PAIRS_SIMD(float, st::maximum(st::exp(st::square(va)), -vb) / st::minimum(va, 2)) == avx512);
+static_assert(!PAIRS_SIMD(float, st::exp(va) + st::log(vb)));
+static_assert(!PAIRS_SIMD(double, st::exp(wa + wb) * 2.0));
+static_assert(!PAIRS_SIMD(double, st::sqrt(wa * wa + wb / 3.0)));
+
 // ---- values ------------------------------------------------------------------
 
 // Every kind of float: random bits, exp's and tanh's whole ranges, specials.
@@ -110,8 +126,10 @@ bool near_f(float got, double want, double k) {
   return std::fabs(static_cast<double>(got) - want) <= k * ulp;
 }
 
-// Lengths around the vector widths (8 and 16 floats, 4 and 8 doubles), primes, and longer.
-const std::size_t lengths[] = {0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 33, 61, 64, 100, 257, 1031, 4099};
+// Lengths around the vector widths (8 and 16 floats, 4 and 8 doubles) and
+// AVX-512's pairs of float vectors (32: a pair, a vector and a masked tail
+// in 61, a pair and a vector in 48), primes, and longer.
+const std::size_t lengths[] = {0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 33, 48, 61, 64, 100, 257, 1031, 4099};
 constexpr std::size_t guard = 20;  // sentinels after the output
 
 // out = exp(a + b) * 2 over [off, off + n) of buffers with sentinels after.
@@ -158,6 +176,35 @@ SINTER_SIMD_CASE("float tanh chain: bits of the scalar loop, near the double ref
       if (std::isfinite(ref) && std::fabs(ref) > 1e-3) CHECK(std::fabs(out[i] - ref) <= 1e-6 * (1 + std::fabs(ref)) * 8);
     }
     for (std::size_t i = off + n; i < out.size(); ++i) REQUIRE(same_bits(out[i], -1.25f));
+  }
+}
+
+// A shared subexpression (core/shared_nodes.hpp): computed into a tile
+// buffer through a shifted cursor, then read from it by the trees, one
+// output and a tie of two; on AVX-512 both loops step by pairs.
+SINTER_SIMD_CASE("float tanh written twice, shared through the tile buffer: one output and a tie") {
+  for (std::size_t n : lengths) {
+    const std::size_t off = n % 3 + 1;
+    const std::vector<float> a = inputs(off + n, 31), b = inputs(off + n, 32);
+    const std::vector<float> c = sinter_test::random_vector<float>(off + n, 33, -2.0f, 2.0f);
+    std::vector<float> out(off + n + guard, 2.5f), out2(off + n + guard, 2.5f);
+    const auto len = static_cast<st::index_t>(n);
+    const st::view<const float, 1> x(a.data() + off, {len}), y(b.data() + off, {len}), z(c.data() + off, {len});
+    st::view<float, 1> o(out.data() + off, {len}), o2(out2.data() + off, {len});
+    const auto t = st::tanh(x * 0.5f + y);
+    o = t * z - t * 0.5f;
+    for (std::size_t i = off; i < off + n; ++i) {
+      const float ti = mi::tanh_f(a[i] * 0.5f + b[i]);
+      REQUIRE_MESSAGE(same_bits(out[i], ti * c[i] - ti * 0.5f), "one output, i " << i << " n " << n);
+    }
+    st::tie(o, o2) = std::tuple(t * z - st::sqrt(st::abs(x)), st::exp(t) + t * y);
+    for (std::size_t i = off; i < off + n; ++i) {
+      const float ti = mi::tanh_f(a[i] * 0.5f + b[i]);
+      REQUIRE_MESSAGE(same_bits(out[i], ti * c[i] - std::sqrt(std::fabs(a[i]))), "tie 1, i " << i << " n " << n);
+      REQUIRE_MESSAGE(same_bits(out2[i], mi::exp_f(ti) + ti * b[i]), "tie 2, i " << i << " n " << n);
+    }
+    for (std::size_t i = 0; i < out.size(); ++i)
+      if (i < off || i >= off + n) REQUIRE((same_bits(out[i], 2.5f) && same_bits(out2[i], 2.5f)));
   }
 }
 

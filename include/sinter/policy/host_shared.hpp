@@ -22,6 +22,7 @@ template <class T>
 struct eval<tile_cursor<T>, T> {
   static constexpr bool ok = true;
   static constexpr bool call = false;
+  static constexpr bool pairs = true;
   static SINTER_FORCEINLINE vec<T> load(const tile_cursor<T>& c, index_t i) {
     vec<T> v;
     std::memcpy(&v, c.p + (i - c.base), sizeof v);
@@ -30,16 +31,19 @@ struct eval<tile_cursor<T>, T> {
   static SINTER_FORCEINLINE vec<T> load_part(const tile_cursor<T>& c, index_t i, index_t n) {
     return simd::load_part<T>(c.p + (i - c.base), n);
   }
+  static SINTER_FORCEINLINE pair<T> load2(const tile_cursor<T>& c, index_t i) { return {load(c, i), load(c, i + width<T>)}; }
 };
 /// A shifted cursor evaluates as its cursor, `off` positions further on.
 template <class C, class T>
 struct eval<shift_cursor<C>, T> {
   static constexpr bool ok = eval<C, T>::ok;
   static constexpr bool call = eval<C, T>::call;
+  static constexpr bool pairs = eval<C, T>::pairs;
   static SINTER_FORCEINLINE vec<T> load(const shift_cursor<C>& c, index_t i) { return eval<C, T>::load(c.c, i + c.off); }
   static SINTER_FORCEINLINE vec<T> load_part(const shift_cursor<C>& c, index_t i, index_t n) {
     return eval<C, T>::load_part(c.c, i + c.off, n);
   }
+  static SINTER_FORCEINLINE pair<T> load2(const shift_cursor<C>& c, index_t i) { return eval<C, T>::load2(c.c, i + c.off); }
 };
 }  // namespace simd
 #endif

@@ -149,6 +149,60 @@ SINTER_DETAIL_LANE_FN V exp_scale(V p, V kt, V xc) {
 SINTER_DETAIL_HW_EXP(sinter_detail_expf_e, "_ZGVeN16v_sinter_detail_expf", "avx512f", __m512,
                      sinter::detail::math::impl::lane_avx512::exp_f(x))
 #pragma GCC pop_options
+
+#if defined(__AVX512F__)
+/// The float kernels on 32 floats as a pair of AVX-512F vectors, for
+/// policy/host_simd.hpp's loop, which steps by two vectors through trees of
+/// float exp, tanh and arithmetic: every operation runs on both vectors in
+/// turn, so two independent dependency chains sit side by side in the
+/// instruction stream (as kernels_f64.hpp's lane_avx512_d2). Defined only
+/// where the translation unit is built for AVX-512F (the loop's ISA).
+namespace sinter::detail::math::impl::lane_avx512_f2 {
+namespace one = lane_avx512;
+struct V {
+  __v16sf a, b;
+};
+struct U {
+  __v16su a, b;
+};
+#define SINTER_DETAIL_LANE_FN SINTER_DETAIL_LANE_INLINE
+#define SINTER_DETAIL_LANE_PAIR_OP(T, op)                                                        \
+  SINTER_DETAIL_LANE_FN T operator op(T x, T y) { return {x.a op y.a, x.b op y.b}; }             \
+  template <class S>                                                                             \
+  SINTER_DETAIL_LANE_FN T operator op(T x, S s) { return {x.a op s, x.b op s}; }                 \
+  template <class S>                                                                             \
+  SINTER_DETAIL_LANE_FN T operator op(S s, T y) { return {s op y.a, s op y.b}; }
+SINTER_DETAIL_LANE_PAIR_OP(V, +)
+SINTER_DETAIL_LANE_PAIR_OP(V, -)
+SINTER_DETAIL_LANE_PAIR_OP(V, *)
+SINTER_DETAIL_LANE_PAIR_OP(V, /)
+SINTER_DETAIL_LANE_PAIR_OP(U, +)
+SINTER_DETAIL_LANE_PAIR_OP(U, &)
+SINTER_DETAIL_LANE_PAIR_OP(U, |)
+#undef SINTER_DETAIL_LANE_PAIR_OP
+SINTER_DETAIL_LANE_FN V operator-(V x) { return {-x.a, -x.b}; }
+SINTER_DETAIL_LANE_FN U operator~(U x) { return {~x.a, ~x.b}; }
+SINTER_DETAIL_LANE_FN U operator<<(U x, int k) { return {x.a << k, x.b << k}; }
+SINTER_DETAIL_LANE_FN V c(float x) { return {one::c(x), one::c(x)}; }
+SINTER_DETAIL_LANE_FN U bits(V x) { return {one::bits(x.a), one::bits(x.b)}; }
+SINTER_DETAIL_LANE_FN V from(U u) { return {one::from(u.a), one::from(u.b)}; }
+SINTER_DETAIL_LANE_FN U lt(V x, V y) { return {one::lt(x.a, y.a), one::lt(x.b, y.b)}; }
+SINTER_DETAIL_LANE_FN V blend(U m, V x, V y) { return {one::blend(m.a, x.a, y.a), one::blend(m.b, x.b, y.b)}; }
+SINTER_DETAIL_LANE_FN V vmax(V lo, V x) { return {one::vmax(lo.a, x.a), one::vmax(lo.b, x.b)}; }
+SINTER_DETAIL_LANE_FN V vmin(V hi, V x) { return {one::vmin(hi.a, x.a), one::vmin(hi.b, x.b)}; }
+SINTER_DETAIL_LANE_FN V fma(V x, V y, V z) { return {one::fma(x.a, y.a, z.a), one::fma(x.b, y.b, z.b)}; }
+SINTER_DETAIL_LANE_FN V select_lt(V p, V q, V x, V y) {
+  return {one::select_lt(p.a, q.a, x.a, y.a), one::select_lt(p.b, q.b, x.b, y.b)};
+}
+SINTER_DETAIL_LANE_FN V exp_scale(V p, V kt, V xc) {
+  return {one::exp_scale(p.a, kt.a, xc.a), one::exp_scale(p.b, kt.b, xc.b)};
+}
+#define SINTER_DETAIL_LANE_FMA 1
+#include "exp_f32.inl"
+#undef SINTER_DETAIL_LANE_FMA
+#undef SINTER_DETAIL_LANE_FN
+}  // namespace sinter::detail::math::impl::lane_avx512_f2
+#endif
 #undef SINTER_DETAIL_LANE_FMA
 #undef SINTER_DETAIL_LANE_FN
 #undef SINTER_DETAIL_LANE_X86_SSE_AVX

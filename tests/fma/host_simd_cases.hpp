@@ -75,11 +75,11 @@ static_assert(!TAKES_SIMD(float, st::sqrt(st::cast<float>(wa))));
 // The output type must be the expression's.
 static_assert(!TAKES_SIMD(double, st::exp(va)));
 
-// Which passes step by pairs of vectors: float trees of exp, tanh, sqrt and
-// arithmetic on AVX-512 (float exp and tanh have a pair lane there); trees
-// with a function computed in double, and double trees, one vector a step.
+// Which passes step by pairs of vectors: on AVX-512, trees of exp, tanh,
+// sqrt and arithmetic (exp and tanh have pair lanes there); trees with
+// another function, one vector a step.
 template <class T, class E>
-constexpr bool pairs_v = sd::simd::pair_steps<T> &&
+constexpr bool pairs_v = sd::simd::pair_steps &&
     sd::simd::eval<decltype(std::declval<const E&>().node().bind(std::declval<const E&>().shape()).linear()), T>::pairs;
 #define PAIRS_SIMD(T, ...) pairs_v<T, decltype(__VA_ARGS__)>
 constexpr bool avx512 = sd::simd::vector_bytes == 64;
@@ -87,8 +87,11 @@ static_assert(PAIRS_SIMD(float, st::exp(va + vb) * 2.0f) == avx512);
 static_assert(PAIRS_SIMD(float, st::tanh(va * 0.5f + vb) * va - st::sqrt(st::abs(va))) == avx512);
 static_assert(PAIRS_SIMD(float, st::maximum(st::exp(st::square(va)), -vb) / st::minimum(va, 2)) == avx512);
 static_assert(!PAIRS_SIMD(float, st::exp(va) + st::log(vb)));
-static_assert(!PAIRS_SIMD(double, st::exp(wa + wb) * 2.0));
-static_assert(!PAIRS_SIMD(double, st::sqrt(wa * wa + wb / 3.0)));
+static_assert(PAIRS_SIMD(double, st::exp(wa + wb) * 2.0) == avx512);
+static_assert(PAIRS_SIMD(double, st::tanh(wa * 0.5 + wb) * wa - st::sqrt(st::abs(wa))) == avx512);
+static_assert(PAIRS_SIMD(double, st::sqrt(wa * wa + wb / 3.0)) == avx512);
+static_assert(!PAIRS_SIMD(double, st::exp(wa) + st::log(wb)));
+static_assert(!PAIRS_SIMD(double, st::expm1(wa)));
 
 // ---- values ------------------------------------------------------------------
 

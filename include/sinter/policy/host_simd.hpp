@@ -25,14 +25,14 @@
 /// functions computed in double, on each half of a float vector widened)
 /// on the ISA's vectors, inlined.
 /// The last partial vector is loaded and stored under a mask: no scalar
-/// loop. On AVX-512 a float tree whose every node runs on pairs of
-/// vectors (arithmetic, abs, sqrt, minimum, maximum, exp, tanh) steps by
-/// two vectors, each operation on both in turn (float exp and tanh on
-/// hw_exp.hpp's lane_avx512_f2): two independent dependency chains side by
-/// side, 1.06x faster on float exp_add and tanh_chain at 4096 elements and
-/// up on a Zen 5 (bench/header_ab). Trees with a function computed in
-/// double (already a pair of double vectors per float vector) and double
-/// trees step by one vector.
+/// loop. On AVX-512 a tree whose every node runs on pairs of vectors
+/// (arithmetic, abs, sqrt, minimum, maximum, exp, tanh) steps by two
+/// vectors, each operation on both in turn (exp and tanh on the pair lanes
+/// lane_avx512_f2 of hw_exp.hpp and lane_avx512_d2 of kernels_f64.hpp):
+/// two independent dependency chains side by side, on a Zen 5 1.06x faster
+/// on float exp_add and tanh_chain and 1.14-1.15x on double (4096 elements
+/// and up, bench/header_ab). Trees with another function step by one
+/// vector (below, SINTER_DETAIL_SIMD_OP_PAIR).
 /// The values are bitwise those of the scalar loop (the same IEEE
 /// operations on every lane; the kernels' vector and scalar lane types give
 /// the same bits, tests/core/test_math_hw_exp.cpp and
@@ -155,10 +155,10 @@ struct pair {
   vec<T> a, b;
 };
 
-/// Whether the loop steps by pairs of vectors of T: float on AVX-512, where
-/// float exp and tanh have a pair lane (hw_exp.hpp's lane_avx512_f2).
-template <class T>
-inline constexpr bool pair_steps = vector_bytes == 64 && std::is_same_v<T, float>;
+/// Whether the loop steps by pairs of vectors: on AVX-512, where float and
+/// double exp and tanh have pair lanes (hw_exp.hpp's lane_avx512_f2,
+/// kernels_f64.hpp's lane_avx512_d2).
+inline constexpr bool pair_steps = vector_bytes == 64;
 
 /// The vector form of a functor on operands of type T: `ok`, and `apply` on
 /// vectors, giving the scalar functor's bits on every lane. `call` says
@@ -245,27 +245,34 @@ struct op<ops::sqrt, T> {
     static SINTER_FORCEINLINE vec<T> apply(vec<T> a) { return __VA_ARGS__; } \
   };
 
-/// exp and tanh of float: the lane kernels of exp_f32.inl, and on AVX-512
-/// on pairs of vectors too (lane_avx512_f2).
+/// On AVX-512, a maths function F of T that also runs on pairs of vectors:
+/// `one::kernel` on a vector, `two::kernel` (a pair lane) on a pair. Only
+/// kernels none of whose sums adds two products pair: GCC contracts
+/// `a * b + c` into an fma by default, and where a sum has two products it
+/// may fuse either, and not the same one in the pair's code as in the
+/// scalar loop's (a pair loop through the double log, acosh and erf
+/// differed from the scalar functions in the last bit so).
 #if defined(__AVX512F__)
-#define SINTER_DETAIL_SIMD_OP_F32(F, kernel)                                           \
-  template <>                                                                          \
-  struct op<ops::F, float> {                                                           \
-    static constexpr bool ok = true;                                                   \
-    static constexpr bool call = true;                                                 \
-    static constexpr bool pairs = true;                                                \
-    static SINTER_FORCEINLINE vec<float> apply(vec<float> a) { return lanes_f::kernel(a); } \
-    static SINTER_FORCEINLINE pair<float> apply_pair(pair<float> p) {                  \
-      const auto r = math::impl::lane_avx512_f2::kernel({p.a, p.b});                  \
-      return {r.a, r.b};                                                               \
-    }                                                                                  \
+#define SINTER_DETAIL_SIMD_OP_PAIR(F, T, one, two, kernel)                      \
+  template <>                                                                   \
+  struct op<ops::F, T> {                                                        \
+    static constexpr bool ok = true;                                            \
+    static constexpr bool call = true;                                          \
+    static constexpr bool pairs = true;                                         \
+    static SINTER_FORCEINLINE vec<T> apply(vec<T> a) { return one::kernel(a); } \
+    static SINTER_FORCEINLINE pair<T> apply_pair(pair<T> p) {                   \
+      const auto r = math::impl::two::kernel({p.a, p.b});                       \
+      return {r.a, r.b};                                                        \
+    }                                                                           \
   };
 #else
-#define SINTER_DETAIL_SIMD_OP_F32(F, kernel) SINTER_DETAIL_SIMD_OP_KERNEL(F, float, lanes_f::kernel(a))
+#define SINTER_DETAIL_SIMD_OP_PAIR(F, T, one, two, kernel) SINTER_DETAIL_SIMD_OP_KERNEL(F, T, one::kernel(a))
 #endif
-SINTER_DETAIL_SIMD_OP_F32(exp, exp_f)
-SINTER_DETAIL_SIMD_OP_F32(tanh, tanh_f)
-#undef SINTER_DETAIL_SIMD_OP_F32
+
+/// exp and tanh of float: the lane kernels of exp_f32.inl (every product
+/// that may fuse is an explicit fma), on pairs too.
+SINTER_DETAIL_SIMD_OP_PAIR(exp, float, lanes_f, lane_avx512_f2, exp_f)
+SINTER_DETAIL_SIMD_OP_PAIR(tanh, float, lanes_f, lane_avx512_f2, tanh_f)
 
 #if SINTER_DETAIL_LANE_AVX512_D || SINTER_DETAIL_LANE_AVX2_D
 #if SINTER_DETAIL_LANE_AVX512_D
@@ -278,8 +285,11 @@ namespace lanes_d = math::impl::lane_avx2_d;
 /// double function of exp_log.hpp and erf/erfc). Not calls in the scalar
 /// loop (GCC inlines the double kernels and vectorises them), but a third
 /// more instructions there (kernels_f64.hpp).
+/// exp and tanh run on pairs too (lane_avx512_d2): no sum of two products
+/// in their kernels.
+SINTER_DETAIL_SIMD_OP_PAIR(exp, double, lanes_d, lane_avx512_d2, exp_d)
+SINTER_DETAIL_SIMD_OP_PAIR(tanh, double, lanes_d, lane_avx512_d2, tanh_d)
 #define SINTER_DETAIL_SIMD_OP_F64(F, kernel) SINTER_DETAIL_SIMD_OP_KERNEL(F, double, lanes_d::kernel(a))
-SINTER_DETAIL_SIMD_OP_F64(exp, exp_d)
 SINTER_DETAIL_SIMD_OP_F64(exp2, exp2_d)
 SINTER_DETAIL_SIMD_OP_F64(expm1, expm1_d)
 SINTER_DETAIL_SIMD_OP_F64(log, log_d)
@@ -288,7 +298,6 @@ SINTER_DETAIL_SIMD_OP_F64(log10, log10_d)
 SINTER_DETAIL_SIMD_OP_F64(log1p, log1p_d)
 SINTER_DETAIL_SIMD_OP_F64(sinh, sinh_d)
 SINTER_DETAIL_SIMD_OP_F64(cosh, cosh_d)
-SINTER_DETAIL_SIMD_OP_F64(tanh, tanh_d)
 SINTER_DETAIL_SIMD_OP_F64(asinh, asinh_d)
 SINTER_DETAIL_SIMD_OP_F64(acosh, acosh_d)
 SINTER_DETAIL_SIMD_OP_F64(atanh, atanh_d)
@@ -357,6 +366,7 @@ SINTER_DETAIL_SIMD_OP_F32_VIA_F64(erfc, erfc_fd)
 #undef SINTER_DETAIL_SIMD_OP_F32_VIA_F64
 #undef SINTER_DETAIL_SIMD_F32_VIA_F64
 #endif
+#undef SINTER_DETAIL_SIMD_OP_PAIR
 #undef SINTER_DETAIL_SIMD_OP_KERNEL
 
 /// A merged twin pair f(x, x) (twin_nodes.hpp).
@@ -464,7 +474,7 @@ SINTER_FORCEINLINE void store_vectors(T* dst, const C& cursor, index_t from, ind
   // reloaded them after every store).
   const C c = cursor;
   index_t k = 0;
-  if constexpr (pair_steps<T> && eval<C, T>::pairs) {
+  if constexpr (pair_steps && eval<C, T>::pairs) {
     for (; k + 2 * width<T> <= n; k += 2 * width<T>) {
       const pair<T> v = eval<C, T>::load2(c, from + k);
       std::memcpy(dst + k, &v.a, sizeof v.a);

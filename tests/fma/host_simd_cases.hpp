@@ -36,9 +36,11 @@ namespace mi = sinter::detail::math::impl;
 
 // ---- which passes take the loop (compile time) -----------------------------
 
+// The contiguous cursor a pass over expression E evaluates.
+template <class E>
+using cursor_t = decltype(std::declval<const E&>().node().bind(std::declval<const E&>().shape()).linear());
 template <class T, class E>
-constexpr bool takes_simd_v = sd::simd::applies_v<
-    T, decltype(std::declval<const E&>().node().bind(std::declval<const E&>().shape()).linear())>;
+constexpr bool takes_simd_v = sd::simd::applies_v<T, cursor_t<E>>;
 #define TAKES_SIMD(T, ...) takes_simd_v<T, decltype(__VA_ARGS__)>
 
 const std::vector<float> fa(8, 1.0f), fb(8, 2.0f);
@@ -79,8 +81,7 @@ static_assert(!TAKES_SIMD(double, st::exp(va)));
 // sqrt and arithmetic (exp and tanh have pair lanes there); trees with
 // another function, one vector a step.
 template <class T, class E>
-constexpr bool pairs_v = sd::simd::pair_steps &&
-    sd::simd::eval<decltype(std::declval<const E&>().node().bind(std::declval<const E&>().shape()).linear()), T>::pairs;
+constexpr bool pairs_v = sd::simd::pair_steps && sd::simd::eval<cursor_t<E>, T>::pairs;
 #define PAIRS_SIMD(T, ...) pairs_v<T, decltype(__VA_ARGS__)>
 constexpr bool avx512 = sd::simd::vector_bytes == 64;
 static_assert(PAIRS_SIMD(float, st::exp(va + vb) * 2.0f) == avx512);

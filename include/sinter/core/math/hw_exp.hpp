@@ -20,6 +20,7 @@
 
 #include "exp_tanh_f32.hpp"
 #include "hw_sqrt.hpp"
+#include "lane_pair.hpp"
 
 /// SINTER_HW_EXP is 1 where the float exp goes through the vector variants
 /// below: where SINTER_HW_SQRT is (GCC, x86-64, host code).
@@ -159,33 +160,8 @@ SINTER_DETAIL_HW_EXP(sinter_detail_expf_e, "_ZGVeN16v_sinter_detail_expf", "avx5
 /// where the translation unit is built for AVX-512F (the loop's ISA).
 namespace sinter::detail::math::impl::lane_avx512_f2 {
 namespace one = lane_avx512;
-struct V {
-  __v16sf a, b;
-};
-struct U {
-  __v16su a, b;
-};
 #define SINTER_DETAIL_LANE_FN SINTER_DETAIL_LANE_INLINE
-#define SINTER_DETAIL_LANE_PAIR_OP(T, op)                                                        \
-  SINTER_DETAIL_LANE_FN T operator op(T x, T y) { return {x.a op y.a, x.b op y.b}; }             \
-  template <class S>                                                                             \
-  SINTER_DETAIL_LANE_FN T operator op(T x, S s) { return {x.a op s, x.b op s}; }                 \
-  template <class S>                                                                             \
-  SINTER_DETAIL_LANE_FN T operator op(S s, T y) { return {s op y.a, s op y.b}; }
-SINTER_DETAIL_LANE_PAIR_OP(V, +)
-SINTER_DETAIL_LANE_PAIR_OP(V, -)
-SINTER_DETAIL_LANE_PAIR_OP(V, *)
-SINTER_DETAIL_LANE_PAIR_OP(V, /)
-SINTER_DETAIL_LANE_PAIR_OP(U, +)
-SINTER_DETAIL_LANE_PAIR_OP(U, &)
-SINTER_DETAIL_LANE_PAIR_OP(U, |)
-#undef SINTER_DETAIL_LANE_PAIR_OP
-SINTER_DETAIL_LANE_FN V operator-(V x) { return {-x.a, -x.b}; }
-SINTER_DETAIL_LANE_FN U operator~(U x) { return {~x.a, ~x.b}; }
-SINTER_DETAIL_LANE_FN U operator<<(U x, int k) { return {x.a << k, x.b << k}; }
-SINTER_DETAIL_LANE_FN V c(float x) { return {one::c(x), one::c(x)}; }
-SINTER_DETAIL_LANE_FN U bits(V x) { return {one::bits(x.a), one::bits(x.b)}; }
-SINTER_DETAIL_LANE_FN V from(U u) { return {one::from(u.a), one::from(u.b)}; }
+SINTER_DETAIL_LANE_PAIR(float, __v16sf, __v16su)
 SINTER_DETAIL_LANE_FN U lt(V x, V y) { return {one::lt(x.a, y.a), one::lt(x.b, y.b)}; }
 SINTER_DETAIL_LANE_FN V blend(U m, V x, V y) { return {one::blend(m.a, x.a, y.a), one::blend(m.b, x.b, y.b)}; }
 SINTER_DETAIL_LANE_FN V vmax(V lo, V x) { return {one::vmax(lo.a, x.a), one::vmax(lo.b, x.b)}; }

@@ -30,6 +30,7 @@
 #include "bits.hpp"
 #include "exp_tanh_f32.hpp"  // SINTER_DETAIL_LANE_INLINE
 #include "hw_sqrt.hpp"       // SINTER_HW_SQRT
+#include "lane_pair.hpp"     // SINTER_DETAIL_LANE_PAIR
 #include "sqrt_round.hpp"    // math::sqrt
 
 namespace sinter::detail::math::impl {
@@ -179,39 +180,14 @@ SINTER_DETAIL_LANE_FN V vsqrt(V x) { return _mm512_mask_sqrt_pd(x, static_cast<_
 /// operations before the other half's reach them).
 namespace sinter::detail::math::impl::lane_avx512_d2 {
 namespace one = lane_avx512_d;
-struct V {
-  __v8df a, b;
-};
-struct U {
-  __v8du a, b;
-};
+#define SINTER_DETAIL_LANE_FN SINTER_DETAIL_LANE_INLINE
+SINTER_DETAIL_LANE_PAIR(double, __v8df, __v8du)
 struct M {
   __mmask8 a, b;
 };
-#define SINTER_DETAIL_LANE_FN SINTER_DETAIL_LANE_INLINE
-#define SINTER_DETAIL_LANE_PAIR_OP(T, op) \
-  SINTER_DETAIL_LANE_FN T operator op(T x, T y) { return {x.a op y.a, x.b op y.b}; }
-SINTER_DETAIL_LANE_PAIR_OP(V, +)
-SINTER_DETAIL_LANE_PAIR_OP(V, -)
-SINTER_DETAIL_LANE_PAIR_OP(V, *)
-SINTER_DETAIL_LANE_PAIR_OP(V, /)
-SINTER_DETAIL_LANE_PAIR_OP(U, &)
-SINTER_DETAIL_LANE_PAIR_OP(U, |)
-#undef SINTER_DETAIL_LANE_PAIR_OP
-SINTER_DETAIL_LANE_FN V operator-(V x) { return {-x.a, -x.b}; }
-SINTER_DETAIL_LANE_FN V& operator+=(V& x, V y) { return x = x + y; }
-SINTER_DETAIL_LANE_FN V& operator-=(V& x, V y) { return x = x - y; }
-SINTER_DETAIL_LANE_FN V& operator*=(V& x, V y) { return x = x * y; }
-SINTER_DETAIL_LANE_FN U operator&(U x, std::uint64_t k) { return {x.a & k, x.b & k}; }
-SINTER_DETAIL_LANE_FN U operator|(U x, std::uint64_t k) { return {x.a | k, x.b | k}; }
-SINTER_DETAIL_LANE_FN U operator>>(U x, int k) { return {x.a >> k, x.b >> k}; }
-SINTER_DETAIL_LANE_FN U operator<<(U x, int k) { return {x.a << k, x.b << k}; }
 SINTER_DETAIL_LANE_FN M operator&(M x, M y) {
   return {static_cast<__mmask8>(x.a & y.a), static_cast<__mmask8>(x.b & y.b)};
 }
-SINTER_DETAIL_LANE_FN V c(double x) { return {one::c(x), one::c(x)}; }
-SINTER_DETAIL_LANE_FN U bits(V x) { return {one::bits(x.a), one::bits(x.b)}; }
-SINTER_DETAIL_LANE_FN V from(U u) { return {one::from(u.a), one::from(u.b)}; }
 SINTER_DETAIL_LANE_FN M lt(V x, V y) { return {one::lt(x.a, y.a), one::lt(x.b, y.b)}; }
 SINTER_DETAIL_LANE_FN V blend(M m, V x, V y) { return {one::blend(m.a, x.a, y.a), one::blend(m.b, x.b, y.b)}; }
 SINTER_DETAIL_LANE_FN V clamp(V x, double lo, double hi) { return {one::clamp(x.a, lo, hi), one::clamp(x.b, lo, hi)}; }

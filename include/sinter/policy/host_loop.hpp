@@ -49,12 +49,7 @@ SINTER_HD SINTER_FORCEINLINE T convert(V v) {
 /// scalar remainder: one loop over [0, n) ran scalar there (bench_babel at
 /// -O2 on a Zen 3: float add of 4096 elements 20 GB/s, 81-93 split, Eigen
 /// 85-95). The masked count is a multiple of every vector width, so the
-/// first loop needs none. The second loop counts from 0 to n's low bits,
-/// which GCC knows are fewer than a line: at -O3 it stores them as one
-/// half-width vector, one quarter-width vector and at most a few scalars.
-/// Counted from `whole` to n, it took up to 15 floats one by one, and
-/// row_broadcast's rows of 1000 floats (62 vectors and 8 left) ran 1.13x
-/// slower at 4 rows (bench_layout on a Zen 5, 133 -> 118 ns).
+/// first loop needs none.
 /// The cursor is taken by value: read through a reference, its scalars were
 /// loaded again for every vector (a store to o might change them), and
 /// row_broadcast of 1000 floats ran 1.25x slower.
@@ -63,14 +58,12 @@ SINTER_HD SINTER_FORCEINLINE T convert(V v) {
 template <class T, class Cursor>
 SINTER_FORCEINLINE void store_run_loops(T* o, const Cursor c, index_t lo, index_t n) {
   constexpr index_t line = sizeof(T) >= 64 ? 1 : 64 / static_cast<index_t>(sizeof(T));
-  const index_t whole = n & ~(line - 1), rem = n & (line - 1);
+  const index_t whole = n & ~(line - 1);
   SINTER_IVDEP
   SINTER_UNROLL4
   for (index_t k = 0; k < whole; ++k) o[k] = convert<T>(c.load(lo + k));
-  T* const ot = o + whole;
-  const index_t lt = lo + whole;
   SINTER_IVDEP
-  for (index_t k = 0; k < rem; ++k) ot[k] = convert<T>(c.load(lt + k));
+  for (index_t k = whole; k < n; ++k) o[k] = convert<T>(c.load(lo + k));
 }
 
 /// store_run_loops as a function of its own, which GCC inlines or not by
@@ -190,14 +183,12 @@ template <class T, class Cursor>
 SINTER_NOINLINE SINTER_WIDE_VECTORS void store_range_wide(T* o, const Cursor& cursor, index_t lo, index_t hi) {
   const Cursor c = cursor;
   constexpr index_t line = sizeof(T) >= 64 ? 1 : 64 / static_cast<index_t>(sizeof(T));
-  const index_t n = hi - lo, whole = n & ~(line - 1), rem = n & (line - 1);  // split as store_run's
+  const index_t n = hi - lo, whole = n & ~(line - 1);  // split as store_run's, for -O2
   T* const base = o + lo;
   SINTER_IVDEP
   for (index_t k = 0; k < whole; ++k) base[k] = convert<T>(c.load(lo + k));
-  T* const tail = base + whole;
-  const index_t lt = lo + whole;
   SINTER_IVDEP
-  for (index_t k = 0; k < rem; ++k) tail[k] = convert<T>(c.load(lt + k));
+  for (index_t k = whole; k < n; ++k) base[k] = convert<T>(c.load(lo + k));
 }
 
 /// Whether a pass writing n elements of T is small enough for

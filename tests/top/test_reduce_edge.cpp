@@ -112,8 +112,13 @@ TEST_CASE("reduce: par is bitwise identical to host for 1, 2, 3 and 8 threads") 
 // A user map is not plain arithmetic, so its sum keeps the lane arrays
 // (reduce/host_engine.hpp, fold_leaf); a sum or product of plain arithmetic
 // holds the same lanes in vector values of the target's width
-// (vec_pairwise). Both must give the same bits: same lanes, same order, on
-// every ISA.
+// (vec_pairwise), and reads a leaf's last, partial row of lanes with masked
+// vector loads where the explicit vector loop evaluates the expression
+// (vec_fold_rest). Both must give the same bits: same lanes, same order, on
+// every ISA. Every n from 0 to 300 ends a leaf on every lane count; the
+// products of a * b and (a - b)^2 fuse with the lane's add where the
+// scalar loop's do; a * b + 0.5 is 0.5 in the masked lanes, which must
+// not reach the sum.
 template <class T>
 struct reduce_identity_map {
   SINTER_HD T operator()(T x) const { return x; }
@@ -131,6 +136,14 @@ TEST_CASE_TEMPLATE("reduce: the vector lanes fold in the lane arrays' order, bit
     // Factors near 1, so that a product of thousands stays finite.
     const T p1 = st::prod(a * T(1e-3) + T(1)), p2 = st::prod(st::map(reduce_identity_map<T>{}, a * T(1e-3) + T(1)));
     CHECK_MESSAGE(std::memcmp(&p1, &p2, sizeof(T)) == 0, "prod, n = " << n);
+    const auto b = make_array<T, 1, st::host>({n}, make_data<T>(static_cast<std::size_t>(n), 47u));
+    const auto id = [](const auto& e) { return st::map(reduce_identity_map<T>{}, e); };
+    const T d1 = st::sum(a * b), d2 = st::sum(id(a) * id(b));
+    CHECK_MESSAGE(std::memcmp(&d1, &d2, sizeof(T)) == 0, "sum(a * b), n = " << n);
+    const T s1 = st::sum((a - b) * (a - b)), s2 = st::sum(id(a - b) * id(a - b));
+    CHECK_MESSAGE(std::memcmp(&s1, &s2, sizeof(T)) == 0, "sum((a - b)^2), n = " << n);
+    const T q1 = st::sum(a * b + T(0.5)), q2 = st::sum(id(a * b + T(0.5)));
+    CHECK_MESSAGE(std::memcmp(&q1, &q2, sizeof(T)) == 0, "sum(a * b + 0.5), n = " << n);
   }
 }
 

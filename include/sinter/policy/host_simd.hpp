@@ -496,9 +496,19 @@ SINTER_FORCEINLINE void store_range(T* o, const C& c, index_t lo, index_t hi) {
   if (i < hi) store_part<T>(o + i, eval<C, T>::load_part(c, i, hi - i), hi - i);
 }
 
+/// Whether cursor C evaluates on vectors of T (reduce/host_engine.hpp
+/// reads a fold's last, partial vectors of lanes with it).
+template <class T, class C>
+inline constexpr bool rest_v = [] {
+  if constexpr (lane_type_v<T>) return eval<C, T>::ok;
+  else return false;
+}();
+
 #else
 template <class T, class C>
 inline constexpr bool applies_v = false;
+template <class T, class C>
+inline constexpr bool rest_v = false;
 template <class T, class C>
 void store_vectors(T*, const C&, index_t, index_t) {}
 template <class T, class C>

@@ -254,7 +254,10 @@ auto reduce_along_on(const std::optional<P>& own, const char* name, X&& x, const
       perm[p++] = static_cast<index_t>(d);
       len *= e.shape()[d];
     }
-  for (std::size_t d = 0; d != R; ++d) {
+  // o < RO always (N distinct axes are reduced); said for GCC 12, whose
+  // -Warray-bounds saw out_shape[1] of a rank-1 result at -O3 with
+  // -march=x86-64-v3 (tests/fma/reduce_rest_cases.hpp).
+  for (std::size_t d = 0; d != R && o < RO; ++d) {
     if (!reduced[d]) out_shape[o++] = e.shape()[d];
     else if constexpr (Keep) out_shape[o++] = 1;
   }

@@ -4,9 +4,13 @@
 // 4097 (1024 and 4096 for comparison, no partial row), three ways side by
 // side: sinter_host, a hand loop (one accumulator in order, as a user
 // writes it; GCC keeps it scalar without -ffast-math) and Eigen Array
-// expressions. Each result is checked against a long-double sum first.
+// expressions; and row sums of squares of a matrix with rows of 7, 100 and
+// 1000 floats (row_sum_sq, one fold per row). Each result is checked
+// against a long-double sum first.
 //   ./build/bench/bench_reduce_sizes --benchmark_min_time=0.05
 #include <cmath>
+#include <cstring>
+#include <vector>
 
 #include "suite.hpp"
 
@@ -75,6 +79,59 @@ void reduce_size(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * n * 2 * static_cast<index_t>(sizeof(T)));
 }
 
+// Row sums of squares of a rows x cols row-major matrix, rows = 2^16 / cols
+// (each row a fold of `cols` elements): sinter's sum(m * m, axis(1)) (a
+// new array each call), a hand loop per row, Eigen's colwise sums of the
+// column-major cols x rows matrix into a preallocated row.
+template <impl I>
+void row_sums(benchmark::State& state) {
+  const index_t cols = state.range(0), rows = (index_t(1) << 16) / cols;
+  const float* p = buffer<float>("reduce_sizes_m", rows * cols, -1, 1, 5);
+  std::vector<float> out(static_cast<std::size_t>(rows));
+  const auto run = [&] {
+    if constexpr (I == impl::sinter_host) {
+      const auto r = st::sum(st::view<const float, 2>(p, {rows, cols}) * st::view<const float, 2>(p, {rows, cols}),
+                             st::axis(1));
+      std::memcpy(out.data(), r.data(), out.size() * sizeof(float));
+    } else if constexpr (I == impl::hand) {
+      for (index_t r = 0; r < rows; ++r) {
+        float s = 0;
+        for (index_t c = 0; c < cols; ++c) s += p[r * cols + c] * p[r * cols + c];
+        out[static_cast<std::size_t>(r)] = s;
+      }
+    } else {
+#if SINTER_BENCH_HAS_EIGEN
+      using mat = Eigen::Array<float, Eigen::Dynamic, Eigen::Dynamic>;
+      Eigen::Map<Eigen::Array<float, 1, Eigen::Dynamic>> o(out.data(), rows);
+      o = Eigen::Map<const mat>(p, cols, rows).square().colwise().sum();
+#endif
+    }
+  };
+  run();
+  for (index_t r = 0; r < rows; ++r) {
+    long double ref = 0, mag = 0;
+    for (index_t c = 0; c < cols; ++c) {
+      ref += static_cast<long double>(p[r * cols + c]) * p[r * cols + c];
+      mag += static_cast<long double>(p[r * cols + c]) * p[r * cols + c];
+    }
+    if (std::fabs(out[static_cast<std::size_t>(r)] - ref) > 1e-5L * (mag + 1)) {
+      state.SkipWithError("wrong result");
+      return;
+    }
+  }
+  for (auto _ : state) {
+    run();
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * rows * cols);
+  state.SetBytesProcessed(state.iterations() * rows * cols * static_cast<index_t>(sizeof(float)));
+}
+
+void row_lengths(benchmark::internal::Benchmark* b) {
+  for (const index_t c : {7, 100, 1000}) b->Arg(c);
+}
+
 void odd_sizes(benchmark::internal::Benchmark* b) {
   for (const index_t n : {7, 63, 100, 1000, 1024, 1087, 4095, 4096, 4097}) b->Arg(n);
 }
@@ -87,7 +144,10 @@ SINTER_BENCH_REDUCE_SIZES(dot, float, "dot/f32")
 SINTER_BENCH_REDUCE_SIZES(dot, double, "dot/f64")
 SINTER_BENCH_REDUCE_SIZES(sum_sq_diff, float, "sum_sq_diff/f32")
 SINTER_BENCH_REDUCE_SIZES(sum_sq_diff, double, "sum_sq_diff/f64")
+BENCHMARK(row_sums<impl::sinter_host>)->Name("row_sum_sq/f32/sinter_host")->Apply(row_lengths);
+BENCHMARK(row_sums<impl::hand>)->Name("row_sum_sq/f32/hand")->Apply(row_lengths);
 #if SINTER_BENCH_HAS_EIGEN
+BENCHMARK(row_sums<impl::eigen>)->Name("row_sum_sq/f32/eigen")->Apply(row_lengths);
 BENCHMARK(reduce_size<kernel::dot, impl::eigen, float>)->Name("dot/f32/eigen")->Apply(odd_sizes);
 BENCHMARK(reduce_size<kernel::dot, impl::eigen, double>)->Name("dot/f64/eigen")->Apply(odd_sizes);
 BENCHMARK(reduce_size<kernel::sum_sq_diff, impl::eigen, float>)->Name("sum_sq_diff/f32/eigen")->Apply(odd_sizes);

@@ -148,6 +148,18 @@ SINTER_FORCEINLINE void store_part(T* p, vec<T> v, index_t n) {
 #endif
 }
 
+/// The first n < width<T> lanes of `yes`, the others of `no`.
+template <class T>
+SINTER_FORCEINLINE vec<T> select_first(vec<T> yes, vec<T> no, index_t n) {
+#if defined(__AVX512F__)
+  if constexpr (std::is_same_v<T, float>) return _mm512_mask_mov_ps(no, first_lanes<T>(n), yes);
+  else return _mm512_mask_mov_pd(no, first_lanes<T>(n), yes);
+#else
+  if constexpr (std::is_same_v<T, float>) return _mm256_blendv_ps(no, yes, _mm256_castsi256_ps(first_lanes<T>(n)));
+  else return _mm256_blendv_pd(no, yes, _mm256_castsi256_pd(first_lanes<T>(n)));
+#endif
+}
+
 /// Two vectors of T, elements i .. i + 2 width<T> - 1: the loop's step
 /// where every node of the tree takes pairs (`pairs` below).
 template <class T>
@@ -458,10 +470,19 @@ struct eval<map_cursor<F, C...>, T> {
   }
 };
 
-/// Whether store_range of T from cursor C takes the explicit vector loop.
+/// Whether cursor C evaluates on vectors of T (eval<C, T>::ok, T float or
+/// double).
+template <class T, class C>
+inline constexpr bool evaluates_v = [] {
+  if constexpr (lane_type_v<T>) return eval<C, T>::ok;
+  else return false;
+}();
+
+/// Whether store_range of T from cursor C takes the explicit vector loop:
+/// it evaluates C, and some node of C is a maths call of the scalar loop.
 template <class T, class C>
 inline constexpr bool applies_v = [] {
-  if constexpr (lane_type_v<T>) return eval<C, T>::ok && eval<C, T>::call;
+  if constexpr (evaluates_v<T, C>) return eval<C, T>::call;
   else return false;
 }();
 
@@ -496,19 +517,11 @@ SINTER_FORCEINLINE void store_range(T* o, const C& c, index_t lo, index_t hi) {
   if (i < hi) store_part<T>(o + i, eval<C, T>::load_part(c, i, hi - i), hi - i);
 }
 
-/// Whether cursor C evaluates on vectors of T (reduce/host_engine.hpp
-/// reads a fold's last, partial vectors of lanes with it).
-template <class T, class C>
-inline constexpr bool rest_v = [] {
-  if constexpr (lane_type_v<T>) return eval<C, T>::ok;
-  else return false;
-}();
-
 #else
 template <class T, class C>
 inline constexpr bool applies_v = false;
 template <class T, class C>
-inline constexpr bool rest_v = false;
+inline constexpr bool evaluates_v = false;
 template <class T, class C>
 void store_vectors(T*, const C&, index_t, index_t) {}
 template <class T, class C>

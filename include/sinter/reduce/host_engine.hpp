@@ -197,13 +197,7 @@ SINTER_FORCEINLINE void vec_fold_all(T* cur, const X& x, index_t o, index_t b, s
 /// (vec_fold_rest): the lanes' vectors are the explicit loop's
 /// (policy/host_simd.hpp) and it evaluates the cursor C of A.
 template <class A, class C>
-inline constexpr bool vec_rest_v = simd::vector_bytes == vec_lane_bytes && simd::rest_v<A, C>;
-/// The integer vector {0, 1, ..., W - 1} of a comparison of T's.
-template <class T, int... t>
-SINTER_FORCEINLINE auto lane_numbers(std::integer_sequence<int, t...>) {
-  using I = decltype(T{} < T{});
-  return I{t...};
-}
+inline constexpr bool vec_rest_v = simd::vector_bytes == vec_lane_bytes && simd::evaluates_v<A, C>;
 /// acc = Op::combine(acc, c at o .. o + n) on the first n lanes, for any n:
 /// a whole vector, or a masked load and a select (the other lanes keep acc,
 /// as fold_leaf leaves them), or nothing.
@@ -215,9 +209,7 @@ SINTER_FORCEINLINE void vec_fold_part(T& acc, const C& c, index_t o, index_t n) 
   } else if (n > 0) {
     T merged = acc;
     vec_combine<Op>(merged, simd::eval<C, A>::load_part(c, o, n));
-    using I = decltype(T{} < T{});
-    const I on = lane_numbers<T>(std::make_integer_sequence<int, W>{}) < (I{} + static_cast<int>(n));
-    acc = on ? merged : acc;
+    acc = simd::select_first<A>(merged, acc, n);
   }
 }
 /// vec_fold_part into each vector of lanes j: the r < L values at o fold

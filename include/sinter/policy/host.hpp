@@ -48,10 +48,9 @@ struct host_path {
 };
 
 /// The host_path of `out = bound` (n elements). Forced inline: out of
-/// line, a call on every pass of the general path (a 2 x 8 float broadcast
-/// pass 19.7-20.2 -> 18.5-18.6 ns, a strided one of 8 floats 13.5-13.9 ->
-/// 12.6-12.9, in a scratch program on a Zen 5; sinter_20.cpp of
-/// bench/compile_time compiles as fast, its object 18 KiB smaller).
+/// line it was one more call on every pass of the general path (about 1 ns
+/// of a pass of 16 floats on a Zen 5); `python3 bench/compile_time.py
+/// --libs sinter` compiles sinter_20.cpp as fast, its object 18 KiB smaller.
 template <class T, std::size_t R, class Node>
 SINTER_FORCEINLINE host_path choose_host_path(const memory_leaf<T, R>& out, const Node& bound, index_t n) {
   const bool stream = use_streaming(static_cast<std::size_t>(n) * sizeof(T));

@@ -48,9 +48,9 @@ struct host_path {
 };
 
 /// The host_path of `out = bound` (n elements). Forced inline: out of
-/// line it was one more call on every pass of the general path (about 1 ns
-/// of a pass of 16 floats on a Zen 5); `python3 bench/compile_time.py
-/// --libs sinter` compiles sinter_20.cpp as fast, its object 18 KiB smaller.
+/// line it was one more call on every pass of the general path; with it
+/// inline, `python3 bench/compile_time.py --libs sinter` compiles
+/// sinter_20.cpp as fast, its object 18 KiB smaller.
 template <class T, std::size_t R, class Node>
 SINTER_FORCEINLINE host_path choose_host_path(const memory_leaf<T, R>& out, const Node& bound, index_t n) {
   const bool stream = use_streaming(static_cast<std::size_t>(n) * sizeof(T));

@@ -91,31 +91,27 @@ struct reducer {
   static void along(const P&, R* out, const Node& permuted, const extents<RP>& pshape, index_t outputs,
                     index_t len, Finish finish) {
     with_twins_merged(permuted, [&](const auto& node) {
-      // out[o] = finish(fold(o), len) for every output o, in chunks on par.
-      auto rows = [&](auto&& fold) {
-        if (parallel && outputs * len >= 2 * par_grain && outputs > 1) {
-          const index_t chunks = std::min<index_t>(outputs, 4 * get_num_threads());
-          const index_t per = (outputs + chunks - 1) / chunks;
-          default_pool().parallel_for(chunks, [&](std::int64_t c) {
-            for (index_t o = c * per; o < std::min(outputs, (c + 1) * per); ++o) out[o] = finish(fold(o), len);
-          });
-        } else {
-          for (index_t o = 0; o < outputs; ++o) out[o] = finish(fold(o), len);
-        }
+      using V = typename std::remove_cvref_t<decltype(node)>::value_type;
+      // Contiguous rows of at most a tile fold from one cursor, built once:
+      // reduce_range would test the layout and build the cursor per row.
+      bool unit_rows = false;
+      if constexpr (RP >= 1) unit_rows = len > 0 && len <= reduce_host::tile_elems && node.unit();
+      const auto c = node.linear();  // read only when unit_rows
+      using X = reduce_host::load_as<V, decltype(c)>;
+      auto one = [&](index_t o) {
+        out[o] = finish(unit_rows ? reduce_host::pairwise<Op, V>(X{c}, o * len, len, 0)
+                                  : reduce_host::reduce_range<Op>(node, pshape, o * len, len, false, o * len),
+                        len);
       };
-      if constexpr (RP >= 1) {
-        // Contiguous rows of at most a tile: one cursor for all of them, built
-        // once (reduce_range would test the layout and build it per row).
-        if (len > 0 && len <= reduce_host::tile_elems && node.unit()) {
-          using V = typename std::remove_cvref_t<decltype(node)>::value_type;
-          const auto c = node.linear();
-          rows([&](index_t o) {
-            return reduce_host::pairwise<Op, V>(reduce_host::load_as<V, decltype(c)>{c}, o * len, len, 0);
-          });
-          return;
-        }
+      if (parallel && outputs * len >= 2 * par_grain && outputs > 1) {
+        const index_t chunks = std::min<index_t>(outputs, 4 * get_num_threads());
+        const index_t per = (outputs + chunks - 1) / chunks;
+        default_pool().parallel_for(chunks, [&](std::int64_t k) {
+          for (index_t o = k * per; o < std::min(outputs, (k + 1) * per); ++o) one(o);
+        });
+      } else {
+        for (index_t o = 0; o < outputs; ++o) one(o);
       }
-      rows([&](index_t o) { return reduce_host::reduce_range<Op>(node, pshape, o * len, len, false, o * len); });
     });
   }
 };

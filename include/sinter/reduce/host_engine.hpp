@@ -330,8 +330,8 @@ inline constexpr bool vec_lanes_v = false;
 /// as a balanced tree ((L0 + L1) + (L2 + L3)), then the lanes as a balanced
 /// tree (6 levels for 64 lanes, 5 for 32).
 /// Error O(log n), like NumPy's; n <= tile_elems (reduce_range combines
-/// the tiles pairwise). `x` is a load from a contiguous cursor (load_as, by value) or
-/// from a tile buffer.
+/// the tiles pairwise). `x` is a load from a contiguous cursor (load_as,
+/// by value) or from a tile buffer.
 /// One loop over the leaves, one copy of the leaf loop: with the four
 /// leaves written out as four loops of 8 iterations each, the CPU's per
 /// instruction stride prefetcher never trained on data in L2, and a float
@@ -410,6 +410,21 @@ A fold_tiles(index_t s, index_t len, bool parallel, Fold&& fold_tile) {
   return combine_partials<Op>(partial, static_cast<std::size_t>(tiles));
 }
 
+/// pairwise over positions [s, s + len) (at most a tile) of the contiguous
+/// cursor c, element k entering with index base + k.
+template <class Op, class V, class C>
+SINTER_FORCEINLINE auto fold_unit(const C& c, index_t s, index_t len, index_t base) {
+  return pairwise<Op, V>(load_as<V, C>{c}, s, len, base);
+}
+
+/// Whether reduce_range folds a range of len elements of node as one tile
+/// straight from the node's contiguous cursor (fold_unit).
+template <std::size_t R, class Node>
+SINTER_FORCEINLINE bool one_unit_tile(const Node& node, index_t len) {
+  if constexpr (R >= 1) return len > 0 && len <= tile_elems && node.unit();
+  else return false;
+}
+
 /// reduce_range over more than one tile, or a strided one.
 template <class Op, std::size_t R, class Node>
 auto reduce_tiles(const Node& node, const extents<R>& shape, index_t s, index_t len, bool parallel,
@@ -420,8 +435,7 @@ auto reduce_tiles(const Node& node, const extents<R>& shape, index_t s, index_t 
   return fold_tiles<A, Op>(s, len, parallel, [&](index_t b, index_t e) {
     if constexpr (R >= 1) {
       if (node.unit()) {  // contiguous: fold straight from the producer, no tile copy
-        const auto c = node.linear();
-        return pairwise<Op, V>(load_as<V, decltype(c)>{c}, b, e - b, b - origin);
+        return fold_unit<Op, V>(node.linear(), b, e - b, b - origin);
       }
     }
     V buf[tile_elems];
@@ -445,8 +459,7 @@ auto reduce_shared(const Node& node, index_t len, bool parallel) {
   return fold_tiles<A, Op>(0, len, parallel, [&](index_t b, index_t e) {
     SV buf[tile_elems];
     store_range(buf, shift_cursor<std::remove_const_t<decltype(sc)>>{sc, b}, 0, e - b);
-    const auto c = substitute_shared<S>(node, tile_leaf<SV, S::rank>{buf, b}).linear();
-    return pairwise<Op, V>(load_as<V, decltype(c)>{c}, b, e - b, b);
+    return fold_unit<Op, V>(substitute_shared<S>(node, tile_leaf<SV, S::rank>{buf, b}).linear(), b, e - b, b);
   });
 }
 
@@ -463,12 +476,7 @@ template <class Op, std::size_t R, class Node>
 SINTER_FORCEINLINE auto reduce_range(const Node& node, const extents<R>& shape, index_t s, index_t len,
                                      bool parallel, index_t origin = 0) {
   using V = typename Node::value_type;
-  if constexpr (R >= 1) {
-    if (len > 0 && len <= tile_elems && node.unit()) {
-      const auto c = node.linear();
-      return pairwise<Op, V>(load_as<V, decltype(c)>{c}, s, len, s - origin);
-    }
-  }
+  if (one_unit_tile<R>(node, len)) return fold_unit<Op, V>(node.linear(), s, len, s - origin);
   return reduce_tiles<Op>(node, shape, s, len, parallel, origin);
 }
 

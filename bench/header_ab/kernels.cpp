@@ -29,6 +29,27 @@ template <class T> __attribute__((noinline)) void black_scholes(st::array<T, 1>&
 template <class T> __attribute__((noinline)) void exp_add(st::array<T, 1>& c, const st::array<T, 1>& a, const st::array<T, 1>& b) { c = st::exp(a + b) * T(2); }
 template <class T> __attribute__((noinline)) T dot(const st::array<T, 1>& a, const st::array<T, 1>& b) { return st::sum(a * b); }
 
+// Strided layouts on n elements seen as a matrix with rows of w: the
+// transpose of a (w, n / w) matrix plus b; a + a column broadcast (one
+// value per row); the reverse of a, rank 1; a + b into the transpose of c.
+template <class T> st::view<const T, 2> mat(const st::array<T, 1>& x, long w) { return {x.data(), {x.size() / w, w}}; }
+template <class T> __attribute__((noinline)) void transposed(st::array<T, 1>& c, const st::array<T, 1>& a, const st::array<T, 1>& b, long w) {
+  st::view<T, 2>(c.data(), {c.size() / w, w}) = st::transpose(st::view<const T, 2>(a.data(), {w, a.size() / w})) + mat(b, w);
+}
+template <class T> __attribute__((noinline)) void column(st::array<T, 1>& c, const st::array<T, 1>& a, const st::array<T, 1>& b, long w) {
+  st::view<T, 2>(c.data(), {c.size() / w, w}) = mat(a, w) * T(2) + st::view<const T, 2>(b.data(), {a.size() / w, 1});
+}
+template <class T> __attribute__((noinline)) void reversed(st::array<T, 1>& c, const st::array<T, 1>& a, const st::array<T, 1>& b) {
+  c = a(st::slice(st::none, st::none, -1)) * T(2) + b;
+}
+template <class T> __attribute__((noinline)) void transposed_out(st::array<T, 1>& c, const st::array<T, 1>& a, const st::array<T, 1>& b, long w) {
+  st::transpose(st::view<T, 2>(c.data(), {w, c.size() / w})) = mat(a, w) + mat(b, w);
+}
+
+template <class T> __attribute__((noinline)) void step2(st::array<T, 1>& c, const st::array<T, 1>& a, const st::array<T, 1>& b) {
+  st::view<T, 1>(c.data(), {c.size() / 2}) = a(st::slice(0, st::end, 2)) * T(2) + b(st::slice(1, st::end, 2));
+}
+
 template <class T>
 struct bufs {
   st::array<T, 1> a, b, c, d;
@@ -55,7 +76,12 @@ double batch(F f, bufs<T>& B, int reps) {
 /// ns per call of kernel k (0 add f32, 1 add f64, 2 triad f32, 3 triad f64,
 /// 4 chain f32, 5 dot f32, 6 dot f64, 7 tanh_chain f32, 8 black_scholes
 /// f32, 9 black_scholes f64, 10 tanh_chain f64, 11 exp_add f32, 12 exp_add
-/// f64) on n elements, one batch of reps calls.
+/// f64; strided layouts, rows of 256 or 8: 13 transposed f32 /256, 14
+/// transposed f32 /8, 15 column f32 /256, 16 column f32 /8, 17 reversed
+/// f32, 18 transposed f64 /256, 19 column f64 /256, 20 transposed output
+/// f32 /256; n a multiple of 256 for those; 21 bench_layout's strided
+/// f32, a[::2] * 2 + b[1::2] into n / 2 elements) on n elements, one batch
+/// of reps calls.
 double HAB_CAT(run_, VNAME)(int k, long n, int reps) {
   static bufs<float>* bf = nullptr;
   static bufs<double>* bd = nullptr;
@@ -80,6 +106,15 @@ double HAB_CAT(run_, VNAME)(int k, long n, int reps) {
     case 9: return batch(+[](bufs<double>& B) { black_scholes(B.c, B.d, B.a, B.b); }, *bd, reps);
     case 10: return batch(+[](bufs<double>& B) { tanh_chain(B.c, B.a, B.b); }, *bd, reps);
     case 11: return batch(+[](bufs<float>& B) { exp_add(B.c, B.a, B.b); }, *bf, reps);
-    default: return batch(+[](bufs<double>& B) { exp_add(B.c, B.a, B.b); }, *bd, reps);
+    case 12: return batch(+[](bufs<double>& B) { exp_add(B.c, B.a, B.b); }, *bd, reps);
+    case 13: return batch(+[](bufs<float>& B) { transposed(B.c, B.a, B.b, 256); }, *bf, reps);
+    case 14: return batch(+[](bufs<float>& B) { transposed(B.c, B.a, B.b, 8); }, *bf, reps);
+    case 15: return batch(+[](bufs<float>& B) { column(B.c, B.a, B.b, 256); }, *bf, reps);
+    case 16: return batch(+[](bufs<float>& B) { column(B.c, B.a, B.b, 8); }, *bf, reps);
+    case 17: return batch(+[](bufs<float>& B) { reversed(B.c, B.a, B.b); }, *bf, reps);
+    case 18: return batch(+[](bufs<double>& B) { transposed(B.c, B.a, B.b, 256); }, *bd, reps);
+    case 19: return batch(+[](bufs<double>& B) { column(B.c, B.a, B.b, 256); }, *bd, reps);
+    case 20: return batch(+[](bufs<float>& B) { transposed_out(B.c, B.a, B.b, 256); }, *bf, reps);
+    default: return batch(+[](bufs<float>& B) { step2(B.c, B.a, B.b); }, *bf, reps);
   }
 }

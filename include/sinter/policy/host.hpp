@@ -6,6 +6,7 @@
 
 #include "../core/twin_nodes.hpp"
 #include "backend.hpp"
+#include "host_buffered.hpp"
 #include "host_loop.hpp"
 #include "host_memory.hpp"
 #include "host_shared.hpp"
@@ -73,8 +74,11 @@ SINTER_FORCEINLINE void run_host_range(host_path path, const memory_leaf<T, R>& 
     else run_linear_shared(out.ptr, bound, b, e);
   } else if (path.step2) {
     run_rows<2>(out, bound, b, e);
-  } else if (path.step1) {
-    run_rows<1>(out, bound, b, e);
+  } else if (R > 1 && path.step1) {  // at rank 1 a step-1 pass is contiguous
+    if constexpr (R > 1) run_rows<1>(out, bound, b, e);
+  } else if constexpr (bufferable_v<Node>) {
+    run_buffered(out, bound, b, e, path.stream);
+    if (path.stream) stream_fence();
   } else {
     if (path.stream) run_rows_streaming(out, bound, b, e);
     else run_rows<0>(out, bound, b, e);

@@ -1,0 +1,263 @@
+#pragma once
+/// \file host_buffered.hpp
+/// Strided and broadcast host passes run through the contiguous pass's own
+/// loop. A pass is cut into blocks; each operand that the block cannot read
+/// in place (a row stride other than 1: a transpose, a reversed view, a
+/// column broadcast, a step of 3) is first copied into a small L1 buffer
+/// (NumPy's buffered iteration), then the expression's unit-stride loop,
+/// the one `store_range_call` compiled for the contiguous pass, computes the
+/// block. An expression thus compiles one vectorised loop for all its
+/// layouts, where a loop of run-time strides was one more per expression
+/// (bench/README.md, "Compile time"). The copies are one loop per element
+/// type and rank, shared by every expression.
+///
+/// Trees of memory and scalar leaves take this path (`bufferable_v`);
+/// generators (arange, random) keep the run-time-stride loop (run_rows<0>).
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <type_traits>
+
+#include "../core/map_node.hpp"
+#include "host_stream.hpp"
+
+namespace sinter::detail {
+
+/// Whether a bound tree is made of map nodes over memory and scalar leaves
+/// only, so that its block cursor (block_cursor) has its `linear()` type.
+template <class N>
+struct bufferable : std::false_type {};
+template <class T, std::size_t R>
+struct bufferable<memory_leaf<T, R>> : std::true_type {};
+template <class T>
+struct bufferable<scalar_leaf<T>> : std::true_type {};
+template <class F, class... A>
+struct bufferable<map_node<F, A...>> : std::bool_constant<(true && ... && bufferable<A>::value)> {};
+template <class N>
+inline constexpr bool bufferable_v = bufferable<N>::value;
+
+/// The number of memory leaves of a tree, and their largest element size.
+template <class N>
+inline constexpr std::size_t leaf_count_v = 0;
+template <class T, std::size_t R>
+inline constexpr std::size_t leaf_count_v<memory_leaf<T, R>> = 1;
+template <class F, class... A>
+inline constexpr std::size_t leaf_count_v<map_node<F, A...>> = (0 + ... + leaf_count_v<A>);
+template <class N>
+inline constexpr std::size_t leaf_size_v = 0;
+template <class T, std::size_t R>
+inline constexpr std::size_t leaf_size_v<memory_leaf<T, R>> = sizeof(T);
+template <class F, class... A>
+inline constexpr std::size_t leaf_size_v<map_node<F, A...>> = std::max({std::size_t{0}, leaf_size_v<A>...});
+
+/// Rows at least this long are cut into blocks within each row (an operand
+/// whose rows have unit stride is then read in place); shorter rows are
+/// blocked across rows (only operands contiguous over the whole pass are
+/// read in place), so that a block is never a few elements long.
+inline constexpr index_t buffered_row_min = 64;
+
+/// Where a block starts and how long it is, and the scratch its gathered
+/// operands take their buffers from.
+template <std::size_t R>
+struct block_at {
+  extents<R> idx;  // outer index of the block's first position (last entry unused)
+  index_t j;       // its column
+  index_t len;     // positions
+  bool in_row;     // the block lies in one row
+  unsigned char* next;  // the next free buffer
+  index_t slot;    // bytes of a buffer
+};
+
+/// Offset of the position (idx, j) under strides.
+template <std::size_t R>
+SINTER_FORCEINLINE index_t block_offset(const extents<R>& idx, index_t j, const extents<R>& strides) {
+  return row_offset(idx, strides) + j * strides[R - 1];
+}
+
+/// buf[k] = p[offset of position k] for the len positions from (idx, j)
+/// of a pass over `shape`, row by row (inlined in block_source, of which
+/// there is one per element type and rank).
+template <class V, std::size_t R>
+SINTER_FORCEINLINE void gather_block(V* buf, const V* p, const extents<R>& shape, const extents<R>& strides,
+                                  extents<R> idx, index_t j, index_t len) {
+  const index_t inner = shape[R - 1], s = strides[R - 1];
+  for (index_t k = 0; k < len;) {
+    const V* row = p + row_offset(idx, strides);
+    const index_t cnt = inner - j < len - k ? inner - j : len - k;
+    if (s == 1) {
+      std::memcpy(static_cast<void*>(buf + k), static_cast<const void*>(row + j), static_cast<std::size_t>(cnt) * sizeof(V));
+    } else if (s == 0) {
+      const V v = row[0];
+      for (index_t t = 0; t < cnt; ++t) buf[k + t] = v;
+    } else if (s == 2) {  // a step-2 slice: loads and shuffles, not one load per element
+      const V* q = row + 2 * j;
+      for (index_t t = 0; t < cnt; ++t) buf[k + t] = q[2 * t];
+    } else {
+      for (index_t t = 0; t < cnt; ++t) buf[k + t] = row[(j + t) * s];
+    }
+    k += cnt;
+    j = 0;
+    for (std::size_t d = R - 1; d-- > 0;) {
+      if (++idx[d] < shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+}
+
+/// The inverse of gather_block, for an output that a block cannot write in
+/// place: p[offset of position k] = buf[k].
+template <class V, std::size_t R>
+SINTER_NOINLINE void scatter_block(V* p, const V* buf, const extents<R>& shape, const extents<R>& strides,
+                                   extents<R> idx, index_t j, index_t len) {
+  const index_t inner = shape[R - 1], s = strides[R - 1];
+  for (index_t k = 0; k < len;) {
+    V* row = p + row_offset(idx, strides);
+    const index_t cnt = inner - j < len - k ? inner - j : len - k;
+    for (index_t t = 0; t < cnt; ++t) row[(j + t) * s] = buf[k + t];
+    k += cnt;
+    j = 0;
+    for (std::size_t d = R - 1; d-- > 0;) {
+      if (++idx[d] < shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+}
+
+/// Where a memory leaf's block at b is read from: its memory where the
+/// block reads it with unit stride, else a buffer gathered from it. Out of
+/// line: one copy per element type and rank, shared by every expression.
+template <class T, std::size_t R>
+SINTER_NOINLINE T* block_source(const memory_leaf<T, R>& l, block_at<R>& b) {
+  using V = std::remove_const_t<T>;
+  const bool in_place = b.in_row ? l.strides[R - 1] == 1 : l.unit();
+  if (in_place) return l.ptr + block_offset(b.idx, b.j, l.strides);
+  V* buf = reinterpret_cast<V*>(b.next);
+  b.next += b.slot;
+  gather_block<V, R>(buf, l.ptr, l.shape, l.strides, b.idx, b.j, b.len);
+  return buf;
+}
+/// A memory leaf's cursor over the block at b.
+template <class T, std::size_t R>
+SINTER_FORCEINLINE unit_cursor<T> block_cursor(const memory_leaf<T, R>& l, block_at<R>& b) {
+  return {block_source(l, b)};
+}
+template <class T, std::size_t R>
+SINTER_FORCEINLINE scalar_leaf<T> block_cursor(const scalar_leaf<T>& l, block_at<R>&) {
+  return l;
+}
+template <class F, class... A, std::size_t R, std::size_t... I>
+SINTER_FORCEINLINE auto block_cursor_of(const map_node<F, A...>& n, block_at<R>& b, std::index_sequence<I...>) {
+  return map_cursor<F, decltype(block_cursor(get<I>(n.args), b))...>{n.fn(), make_pack(block_cursor(get<I>(n.args), b)...)};
+}
+/// A map node's cursor over the block at b: its type is the node's
+/// `linear()` cursor's, so the block runs the contiguous pass's loop.
+template <class F, class... A, std::size_t R>
+SINTER_FORCEINLINE auto block_cursor(const map_node<F, A...>& n, block_at<R>& b) {
+  return block_cursor_of(n, b, std::index_sequence_for<A...>{});
+}
+
+/// Bytes of scratch a block of a buffered pass may use (a buffer for every
+/// memory leaf and one for the output): small enough to stay in L1 with
+/// the operands' own lines.
+inline constexpr std::size_t buffered_scratch_bytes = 16384;
+
+/// A buffer's element size in a buffered pass of `Node` into T.
+template <class T, class Node>
+inline constexpr std::size_t buffered_elem_v = sizeof(T) > leaf_size_v<Node> ? sizeof(T) : leaf_size_v<Node>;
+
+/// Positions per block of a buffered pass of `Node` into T: as many as the
+/// scratch holds, 1024 at most and 16 at least (a tree of hundreds of
+/// leaves then takes its buffers from the heap, run_buffered).
+template <class T, class Node>
+inline constexpr index_t buffered_block_v = [] {
+  const std::size_t per = buffered_elem_v<T, Node> * (leaf_count_v<Node> + 1);
+  std::size_t b = 1024;
+  while (b > 16 && b * per > buffered_scratch_bytes) b /= 2;
+  return static_cast<index_t>(b);
+}();
+
+/// Output bytes of a block of a streamed pass that gathers. Such a pass
+/// is memory-bound, and long blocks leave the memory idle while a block is
+/// computed and written: `a[::2] * 2 + b[1::2]` at 2^26 floats, gathered in
+/// blocks of 1024, ran 1.7x slower than the strided loop it replaces (the
+/// same in a hand-written loop: 1.5x, and level with 128).
+inline constexpr index_t buffered_stream_bytes = 1024;
+
+/// Flat positions [s, e) of the pass `out = node` (not contiguous: some
+/// operand or the output is strided or broadcast), block by block through
+/// the contiguous pass's loop (see the file comment). `stream`: the output's
+/// rows are unit-stride runs written with streaming stores (the caller
+/// fences). Rows of buffered_row_min or more are blocked within rows, and
+/// a row all of whose operands have unit stride is one block.
+template <class T, std::size_t R, class Node>
+void run_buffered(const memory_leaf<T, R>& out, const Node& node, index_t s, index_t e, bool stream) {
+  static_assert(R >= 1 && bufferable_v<Node>);
+  constexpr index_t B = buffered_block_v<T, Node>;
+  constexpr index_t Bs = B < buffered_stream_bytes / static_cast<index_t>(sizeof(T)) ? B : buffered_stream_bytes / static_cast<index_t>(sizeof(T));
+  // A 64-byte aligned buffer of B elements per memory leaf, and the output's.
+  constexpr std::size_t slot = (static_cast<std::size_t>(B) * buffered_elem_v<T, Node> + 63) / 64 * 64;
+  constexpr std::size_t bytes = slot * (leaf_count_v<Node> + 1);
+  constexpr bool on_stack = bytes <= 2 * buffered_scratch_bytes;
+  alignas(64) unsigned char local[on_stack ? bytes : 64];
+  std::unique_ptr<unsigned char[]> heap;
+  unsigned char* scratch = local;
+  if constexpr (!on_stack) {
+    heap.reset(new unsigned char[bytes + 64]);
+    scratch = heap.get() + (64 - reinterpret_cast<std::uintptr_t>(heap.get()) % 64) % 64;
+  }
+  T* const obuf = reinterpret_cast<T*>(scratch + slot * leaf_count_v<Node>);
+
+  const index_t inner = out.shape[R - 1];
+  const bool in_row = inner >= buffered_row_min;
+  const bool out_in_place = in_row ? out.strides[R - 1] == 1 : out.unit();
+  // In a row whose operands all have unit stride nothing is gathered: the
+  // block is the whole row piece (unless the output needs its buffer).
+  const bool whole_rows = in_row && out_in_place && node.rows_step_is(1);
+  const bool wide = wide_pass<T>(e - s);
+  for (index_t p = s; p < e;) {
+    // The block's first position (idx, j): a few divisions per block.
+    extents<R> idx{};
+    index_t r = p / inner;
+    const index_t j = p - r * inner;
+    for (std::size_t d = R - 1; d-- > 0;) {
+      idx[d] = r % out.shape[d];
+      r /= out.shape[d];
+    }
+    index_t len = e - p;
+    if (in_row && inner - j < len) len = inner - j;
+    if (!whole_rows && B < len) len = B;
+    T* const o = out.ptr + block_offset(idx, j, out.strides);
+    // Streamed blocks that gather are short, each output line-aligned where
+    // it can be (see buffered_stream_bytes).
+    const bool stream_blocks = stream && out_in_place && !whole_rows;
+    if (stream_blocks) {
+      if (Bs < len) len = Bs;
+      const auto mis = reinterpret_cast<std::uintptr_t>(o) % 64;
+      if (mis != 0 && mis % sizeof(T) == 0 && static_cast<index_t>((64 - mis) / sizeof(T)) < len)
+        len = static_cast<index_t>((64 - mis) / sizeof(T));
+    }
+    block_at<R> b{idx, j, len, in_row, scratch, static_cast<index_t>(slot)};
+    const auto c = block_cursor(node, b);
+    static_assert(std::is_same_v<std::remove_const_t<decltype(c)>, decltype(node.linear())>);
+    if (stream_blocks) {
+      const std::size_t nb = static_cast<std::size_t>(len) * sizeof(T);
+      if (reinterpret_cast<std::uintptr_t>(o) % 64 == 0 && nb % 64 == 0) {
+        store_range_call(obuf, c, 0, len, false);
+        stream_copy(o, obuf, nb);
+      } else {
+        store_range_call(o, c, 0, len, false);
+      }
+    } else if (out_in_place) {
+      if (stream) stream_range(o, c, 0, len);
+      else store_range_call(o, c, 0, len, wide);
+    } else {
+      store_range_call(obuf, c, 0, len, false);
+      scatter_block<T, R>(out.ptr, obuf, out.shape, out.strides, idx, j, len);
+    }
+    p += len;
+  }
+}
+
+}  // namespace sinter::detail

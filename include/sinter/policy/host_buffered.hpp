@@ -180,10 +180,13 @@ inline constexpr index_t buffered_block_v = [] {
 
 /// Output bytes of a block of a streamed pass that gathers. Such a pass
 /// is memory-bound, and long blocks leave the memory idle while a block is
-/// computed and written: `a[::2] * 2 + b[1::2]` at 2^26 floats, gathered in
-/// blocks of 1024, ran 1.7x slower than the strided loop it replaces (the
-/// same in a hand-written loop: 1.5x, and level with 128).
-inline constexpr index_t buffered_stream_bytes = 1024;
+/// computed and written: `a[::2] * 2 + b[1::2]` at 2^26 floats (Zen 4),
+/// gathered in blocks of 1024 elements, ran 1.7x slower than the strided
+/// loop it replaces (a hand-written loop blocked so: 1.5x slower than the
+/// same loop unblocked, level with it in blocks of 128). In blocks of 256
+/// bytes, float and double, 0.96-1.10x the old loop's time (bench_layout
+/// strided at 2^26, host and par; bench/README.md).
+inline constexpr index_t buffered_stream_bytes = 256;
 
 /// Flat positions [s, e) of the pass `out = node` (not contiguous: some
 /// operand or the output is strided or broadcast), block by block through

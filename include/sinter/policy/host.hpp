@@ -33,8 +33,11 @@ bool streams_rows(const memory_leaf<T, R>& out) {
 /// `step2`: a row pass, not streamed, whose output rows are contiguous and
 /// whose every leaf reads its rows at stride 2 (`a[::2] * 2 + b[1::2]`;
 /// scalars go with anything, but not scalars alone): the loop knows the
-/// stride at compile time and loads and shuffles instead of gathering. The
-/// names are the trace's.
+/// stride at compile time and loads and shuffles instead of gathering.
+/// `step1`: every leaf's rows at stride 1 (a row broadcast), each row the
+/// contiguous loop. Any other pass ("strided", "strided streaming") runs
+/// the contiguous loop over gathered blocks (host_buffered.hpp). The names
+/// are the trace's.
 struct host_path {
   bool contiguous;
   bool stream;

@@ -46,6 +46,11 @@ template <class T> __attribute__((noinline)) void transposed_out(st::array<T, 1>
   st::transpose(st::view<T, 2>(c.data(), {w, c.size() / w})) = mat(a, w) + mat(b, w);
 }
 
+template <class T> __attribute__((noinline)) void transposed_both(st::array<T, 1>& c, const st::array<T, 1>& a, const st::array<T, 1>& b, long w) {
+  const long h = c.size() / w;
+  st::transpose(st::view<T, 2>(c.data(), {w, h})) =
+      st::transpose(st::view<const T, 2>(a.data(), {w, h})) * T(2) + st::transpose(st::view<const T, 2>(b.data(), {w, h}));
+}
 template <class T> __attribute__((noinline)) void step2(st::array<T, 1>& c, const st::array<T, 1>& a, const st::array<T, 1>& b) {
   st::view<T, 1>(c.data(), {c.size() / 2}) = a(st::slice(0, st::end, 2)) * T(2) + b(st::slice(1, st::end, 2));
 }
@@ -80,8 +85,8 @@ double batch(F f, bufs<T>& B, int reps) {
 /// transposed f32 /8, 15 column f32 /256, 16 column f32 /8, 17 reversed
 /// f32, 18 transposed f64 /256, 19 column f64 /256, 20 transposed output
 /// f32 /256; n a multiple of 256 for those; 21 bench_layout's strided
-/// f32, a[::2] * 2 + b[1::2] into n / 2 elements) on n elements, one batch
-/// of reps calls.
+/// f32, a[::2] * 2 + b[1::2] into n / 2 elements; 22 transposed output of
+/// transposed operands f32 /256) on n elements, one batch of reps calls.
 double HAB_CAT(run_, VNAME)(int k, long n, int reps) {
   static bufs<float>* bf = nullptr;
   static bufs<double>* bd = nullptr;
@@ -115,6 +120,7 @@ double HAB_CAT(run_, VNAME)(int k, long n, int reps) {
     case 18: return batch(+[](bufs<double>& B) { transposed(B.c, B.a, B.b, 256); }, *bd, reps);
     case 19: return batch(+[](bufs<double>& B) { column(B.c, B.a, B.b, 256); }, *bd, reps);
     case 20: return batch(+[](bufs<float>& B) { transposed_out(B.c, B.a, B.b, 256); }, *bf, reps);
-    default: return batch(+[](bufs<float>& B) { step2(B.c, B.a, B.b); }, *bf, reps);
+    case 21: return batch(+[](bufs<float>& B) { step2(B.c, B.a, B.b); }, *bf, reps);
+    default: return batch(+[](bufs<float>& B) { transposed_both(B.c, B.a, B.b, 256); }, *bf, reps);
   }
 }

@@ -8,7 +8,9 @@
 // across rows) and longer (blocks within rows, 1024 positions at most), row
 // lengths around those two bounds, rank 3, mixed element types (buffers of
 // 4 and 8 bytes in one pass), streaming stores, par's chunks splitting rows
-// and blocks, and a tree of 361 leaves (blocks of 16, buffers on the heap).
+// and blocks, a tree of 361 leaves (blocks of 16, buffers on the heap), and
+// transposed outputs of transposed operands, run in the output's memory
+// order (evaluate.hpp).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -208,5 +210,75 @@ TEST_CASE_TEMPLATE("buffered: a tree of 361 leaves, buffers on the heap", P, st:
         x = sinter_test::ref_step(k, x, vb[static_cast<std::size_t>(j)] / 4, vc[static_cast<std::size_t>(i)] / 4);
       if (!(std::abs(out(i, j) - x) <= 1e-12 * std::max(1.0, std::abs(x)))) ++bad;
     }
+  CHECK_MESSAGE(bad == 0, bad << " wrong");
+}
+
+TEST_CASE_TEMPLATE("buffered: a transposed output, reordered when its operands are transposed alike", PT,
+                   SINTER_BUFFERED_TYPES) {
+  using P = typename PT::first_type;
+  using T = typename PT::second_type;
+  for (const auto& [rows, cols] : shapes()) {
+    if (rows < 2 || cols < 2) continue;
+    const matrix<T, P> a(cols, rows, 74), m(rows, cols, 75);
+    // transpose(b) = transpose(a) * 2 + 1: both sides transposed, so the
+    // pass runs in b's memory order, contiguous (evaluate.hpp, output_order).
+    st::array<T, 2, P> b({cols, rows});
+    {
+      st::trace_scope t;
+      st::transpose(b) = st::transpose(a.a) * T(2) + T(1);
+      CHECK_MESSAGE(sinter_test::only_pass(t).find("contiguous") == 0, sinter_test::only_pass(t));
+    }
+    // In place through the same transposed mapping, with a row-major
+    // operand: not reordered, the output scattered from a buffer.
+    st::array<T, 2, P> c({cols, rows});
+    for (st::index_t i = 0; i < rows * cols; ++i) c.data()[i] = a.a.data()[i];
+    {
+      st::trace_scope t;
+      st::transpose(c) = st::transpose(c) * T(3) - m.a;
+      CHECK_MESSAGE(sinter_test::only_pass(t).find("strided") == 0, sinter_test::only_pass(t));
+      CHECK(t.allocations() == 0);
+    }
+    st::index_t bad = 0;
+    for (st::index_t j = 0; j < cols; ++j)
+      for (st::index_t i = 0; i < rows; ++i) {
+        if (!sinter_test::close<T>(static_cast<double>(b(j, i)), a(j, i, rows) * 2 + 1)) ++bad;
+        if (!sinter_test::close<T>(static_cast<double>(c(j, i)), a(j, i, rows) * 3 - m(i, j, cols))) ++bad;
+      }
+    CHECK_MESSAGE(bad == 0, rows << " x " << cols << ": " << bad << " wrong");
+  }
+}
+
+TEST_CASE_TEMPLATE("buffered: rank 3, a permuted output", P, st::host, st::par) {
+  // permute(o) = permute(x) * 2 (contiguous in o's memory order), then
+  // permute(o) = permute(x) + y: o's memory is (c, a, b), the pass is over
+  // (a, b, c).
+  const st::index_t na = 3, nb = 70, nc = 5;
+  const auto vx = sinter_test::random_values<float>(static_cast<std::size_t>(na * nb * nc), 76);
+  const auto vy = sinter_test::random_values<float>(static_cast<std::size_t>(na * nb * nc), 77);
+  st::array<float, 3, P> o({nc, na, nb}), x({nc, na, nb}), y({na, nb, nc});
+  for (std::size_t i = 0; i < vx.size(); ++i) {
+    x.data()[i] = vx[i];
+    y.data()[i] = vy[i];
+  }
+  {
+    st::trace_scope t;
+    st::permute(o, {1, 2, 0}) = st::permute(x, {1, 2, 0}) * 2.f;
+    CHECK_MESSAGE(sinter_test::only_pass(t).find("contiguous") == 0, sinter_test::only_pass(t));
+  }
+  st::index_t bad = 0;
+  for (std::size_t i = 0; i < vx.size(); ++i)
+    if (o.data()[i] != vx[i] * 2.f) ++bad;
+  CHECK_MESSAGE(bad == 0, bad << " wrong in the contiguous pass");
+  st::trace_scope t;
+  st::permute(o, {1, 2, 0}) = st::permute(x, {1, 2, 0}) + y;
+  CHECK_MESSAGE(sinter_test::only_pass(t).find("strided") == 0, sinter_test::only_pass(t));
+  bad = 0;
+  for (st::index_t p = 0; p < na; ++p)
+    for (st::index_t i = 0; i < nb; ++i)
+      for (st::index_t k = 0; k < nc; ++k) {
+        const double want = static_cast<double>(vx[static_cast<std::size_t>((k * na + p) * nb + i)]) +
+                            static_cast<double>(vy[static_cast<std::size_t>((p * nb + i) * nc + k)]);
+        if (!sinter_test::close<float>(static_cast<double>(o(k, p, i)), want)) ++bad;
+      }
   CHECK_MESSAGE(bad == 0, bad << " wrong");
 }

@@ -76,27 +76,17 @@ SINTER_FORCEINLINE index_t block_offset(const extents<R>& idx, index_t j, const 
   return row_offset(idx, strides) + j * strides[R - 1];
 }
 
-/// buf[k] = p[offset of position k] for the len positions from (idx, j)
-/// of a pass over `shape`, row by row (inlined in block_source, of which
-/// there is one per element type and rank).
-template <class V, std::size_t R>
-SINTER_FORCEINLINE void gather_block(V* buf, const V* p, const extents<R>& shape, const extents<R>& strides,
-                                  extents<R> idx, index_t j, index_t len) {
-  const index_t inner = shape[R - 1], s = strides[R - 1];
+/// Calls f(off, j, k, cnt) for each row piece of the len positions from
+/// (idx, j) of a pass over `shape`: off is the row's offset under
+/// `strides`, [j, j + cnt) its columns, k the piece's first position in
+/// the block.
+template <std::size_t R, class F>
+SINTER_FORCEINLINE void for_block_rows(const extents<R>& shape, const extents<R>& strides, extents<R> idx,
+                                       index_t j, index_t len, F&& f) {
+  const index_t inner = shape[R - 1];
   for (index_t k = 0; k < len;) {
-    const V* row = p + row_offset(idx, strides);
     const index_t cnt = inner - j < len - k ? inner - j : len - k;
-    if (s == 1) {
-      std::memcpy(static_cast<void*>(buf + k), static_cast<const void*>(row + j), static_cast<std::size_t>(cnt) * sizeof(V));
-    } else if (s == 0) {
-      const V v = row[0];
-      for (index_t t = 0; t < cnt; ++t) buf[k + t] = v;
-    } else if (s == 2) {  // a step-2 slice: loads and shuffles, not one load per element
-      const V* q = row + 2 * j;
-      for (index_t t = 0; t < cnt; ++t) buf[k + t] = q[2 * t];
-    } else {
-      for (index_t t = 0; t < cnt; ++t) buf[k + t] = row[(j + t) * s];
-    }
+    f(row_offset(idx, strides), j, k, cnt);
     k += cnt;
     j = 0;
     for (std::size_t d = R - 1; d-- > 0;) {
@@ -106,23 +96,39 @@ SINTER_FORCEINLINE void gather_block(V* buf, const V* p, const extents<R>& shape
   }
 }
 
+/// buf[k] = p[offset of position k] for the len positions from (idx, j)
+/// of a pass over `shape`, row by row (inlined in block_source, of which
+/// there is one per element type and rank).
+template <class V, std::size_t R>
+SINTER_FORCEINLINE void gather_block(V* buf, const V* p, const extents<R>& shape, const extents<R>& strides,
+                                     const extents<R>& idx, index_t j, index_t len) {
+  const index_t s = strides[R - 1];
+  for_block_rows(shape, strides, idx, j, len, [&](index_t off, index_t j0, index_t k, index_t cnt) {
+    const V* row = p + off;
+    if (s == 1) {
+      std::memcpy(static_cast<void*>(buf + k), static_cast<const void*>(row + j0), static_cast<std::size_t>(cnt) * sizeof(V));
+    } else if (s == 0) {
+      const V v = row[0];
+      for (index_t t = 0; t < cnt; ++t) buf[k + t] = v;
+    } else if (s == 2) {  // a step-2 slice: loads and shuffles, not one load per element
+      const V* q = row + 2 * j0;
+      for (index_t t = 0; t < cnt; ++t) buf[k + t] = q[2 * t];
+    } else {
+      for (index_t t = 0; t < cnt; ++t) buf[k + t] = row[(j0 + t) * s];
+    }
+  });
+}
+
 /// The inverse of gather_block, for an output that a block cannot write in
 /// place: p[offset of position k] = buf[k].
 template <class V, std::size_t R>
 SINTER_NOINLINE void scatter_block(V* p, const V* buf, const extents<R>& shape, const extents<R>& strides,
-                                   extents<R> idx, index_t j, index_t len) {
-  const index_t inner = shape[R - 1], s = strides[R - 1];
-  for (index_t k = 0; k < len;) {
-    V* row = p + row_offset(idx, strides);
-    const index_t cnt = inner - j < len - k ? inner - j : len - k;
-    for (index_t t = 0; t < cnt; ++t) row[(j + t) * s] = buf[k + t];
-    k += cnt;
-    j = 0;
-    for (std::size_t d = R - 1; d-- > 0;) {
-      if (++idx[d] < shape[d]) break;
-      idx[d] = 0;
-    }
-  }
+                                   const extents<R>& idx, index_t j, index_t len) {
+  const index_t s = strides[R - 1];
+  for_block_rows(shape, strides, idx, j, len, [&](index_t off, index_t j0, index_t k, index_t cnt) {
+    V* row = p + off;
+    for (index_t t = 0; t < cnt; ++t) row[(j0 + t) * s] = buf[k + t];
+  });
 }
 
 /// Where a memory leaf's block at b is read from: its memory where the

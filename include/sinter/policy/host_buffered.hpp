@@ -149,10 +149,12 @@ template <class T, std::size_t R>
 SINTER_FORCEINLINE unit_cursor<T> block_cursor(const memory_leaf<T, R>& l, block_at<R>& b) {
   return {block_source(l, b)};
 }
+/// A scalar's cursor over any block: itself.
 template <class T, std::size_t R>
 SINTER_FORCEINLINE scalar_leaf<T> block_cursor(const scalar_leaf<T>& l, block_at<R>&) {
   return l;
 }
+/// block_cursor of a map node, its children's cursors built in turn.
 template <class F, class... A, std::size_t R, std::size_t... I>
 SINTER_FORCEINLINE auto block_cursor_of(const map_node<F, A...>& n, block_at<R>& b, std::index_sequence<I...>) {
   return map_cursor<F, decltype(block_cursor(get<I>(n.args), b))...>{n.fn(), make_pack(block_cursor(get<I>(n.args), b)...)};

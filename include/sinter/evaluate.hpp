@@ -263,20 +263,22 @@ bool output_order(const extents<R>& shape, const extents<R>& strides, extents<R>
 template <class P, class T, std::size_t R, class Node, class Bound>
 void run_bound_pass(const P& pol, const memory_leaf<T, R>& out, const Node& node, const Bound& bound) {
   if constexpr (R >= 2) {
-    extents<R> perm;
-    if (!(out.unit() && bound.unit()) && output_order(out.shape, out.strides, perm)) {
-      const memory_leaf<T, R> ordered = out.permuted(perm);
-      const Bound reordered = bound.permuted(perm);
-      if (ordered.unit() && reordered.unit()) {
-        evaluate_pass(pol, ordered, reordered, out.shape, node);
+    if (!(out.unit() && bound.unit())) {
+      extents<R> perm;
+      if (output_order(out.shape, out.strides, perm)) {
+        const memory_leaf<T, R> ordered = out.permuted(perm);
+        const Bound reordered = bound.permuted(perm);
+        if (ordered.unit() && reordered.unit()) {
+          evaluate_pass(pol, ordered, reordered, out.shape, node);
+          return;
+        }
+      }
+      if (any_mergeable(out, bound)) {
+        memory_leaf<T, R> folded = out;
+        const Bound collapsed = collapse_from(folded, bound, R - 1);
+        evaluate_pass(pol, folded, collapsed, out.shape, node);
         return;
       }
-    }
-    if (!(out.unit() && bound.unit()) && any_mergeable(out, bound)) {
-      memory_leaf<T, R> folded = out;
-      const Bound collapsed = collapse_from(folded, bound, R - 1);
-      evaluate_pass(pol, folded, collapsed, out.shape, node);
-      return;
     }
   }
   evaluate_pass(pol, out, bound, out.shape, node);

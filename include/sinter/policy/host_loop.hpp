@@ -248,26 +248,32 @@ void run_linear_shared(T* out, const Node& node, index_t begin, index_t end) {
   store_range_call(out, node.linear(), begin, end, wide_pass<T>(end - begin));
 }
 
+/// The row index idx (its last entry unused) and column j of flat position
+/// s of a pass row-major over `shape`: one div/mod per axis.
+template <std::size_t R>
+SINTER_FORCEINLINE void row_start(const extents<R>& shape, index_t s, extents<R>& idx, index_t& j) {
+  index_t r = s / shape[R - 1];
+  j = s - r * shape[R - 1];
+  for (std::size_t d = R - 1; d-- > 0;) {
+    idx[d] = r % shape[d];
+    r /= shape[d];
+  }
+}
+
 /// Calls f(idx, j0, j1) for each piece of row covering the flat positions
 /// [s, e) of a pass row-major over `shape` (a row is the innermost
 /// dimension): idx is the row's index (its last entry unused), [j0, j1)
 /// the columns. The range may start and end inside a row, so par can split
 /// a pass with few, long rows (a 1-D strided view is one row). The outer
-/// index advances like an odometer: one div/mod per call.
+/// index advances like an odometer: one div/mod per call (row_start), none
+/// for host's whole pass, which starts at 0.
 template <std::size_t R, class F>
 SINTER_FORCEINLINE void for_row_ranges(const extents<R>& shape, index_t s, index_t e, F&& f) {
   static_assert(R >= 1);
   const index_t inner = shape[R - 1];
   extents<R> idx{};
   index_t j = 0;
-  if (s != 0) {  // a chunk of par's: find its row (host's whole pass starts at 0, no division)
-    index_t r = s / inner;
-    j = s - r * inner;
-    for (std::size_t d = R - 1; d-- > 0;) {
-      idx[d] = r % shape[d];
-      r /= shape[d];
-    }
-  }
+  if (s != 0) row_start(shape, s, idx, j);
   for (index_t pos = s; pos < e;) {
     const index_t j1 = inner - j < e - pos ? inner : j + (e - pos);
     f(static_cast<const extents<R>&>(idx), j, j1);

@@ -153,14 +153,14 @@ class array {
 
   /// The expression leaf reading this array.
   SINTER_FORCEINLINE auto as_expr() const& {
-    return expr<detail::memory_leaf<const T, R>, P, 0>({data_, shape_, strides()});
+    return expr<detail::memory_leaf<const T, R, true>, P, 0>({data_, shape_, strides()});
   }
   /// Moving an array into an expression keeps its buffer alive in the expression.
   auto as_owning_expr() && {
     auto keep = std::make_shared<array>(std::move(*this));
     const T* p = keep->data_;
     const auto s = keep->shape_;
-    return expr<detail::memory_leaf<const T, R>, P, 1>({p, s, detail::row_major_strides(s)},
+    return expr<detail::memory_leaf<const T, R, true>, P, 1>({p, s, detail::row_major_strides(s)},
                                                        {std::shared_ptr<const void>(std::move(keep))});
   }
   /// The leaf writing this array.

@@ -16,8 +16,8 @@
 namespace sinter::detail {
 
 /// Lowest and one-past-highest byte a strided leaf touches.
-template <class T, std::size_t R>
-SINTER_FORCEINLINE std::pair<std::uintptr_t, std::uintptr_t> byte_range(const memory_leaf<T, R>& l) {
+template <class T, std::size_t R, bool D>
+SINTER_FORCEINLINE std::pair<std::uintptr_t, std::uintptr_t> byte_range(const memory_leaf<T, R, D>& l) {
   index_t lo = 0, hi = 0;
   for (std::size_t d = 0; d != R; ++d) {
     if (l.shape[d] == 0) return {0, 0};
@@ -314,7 +314,7 @@ SINTER_NOINLINE void assign_bound(const P& pol, const memory_leaf<T, R>& out, co
     scratch<T, P> tmp(pol, shape_size(out.shape));
     const memory_leaf<T, R> t{tmp.ptr, out.shape, row_major_strides(out.shape)};
     run_pass(pol, t, node);
-    run_pass(pol, out, memory_leaf<const T, R>{tmp.ptr, t.shape, t.strides});
+    run_pass(pol, out, memory_leaf<const T, R, true>{tmp.ptr, t.shape, t.strides});
     return;
   }
   run_bound_pass(pol, out, node, bound);

@@ -181,7 +181,7 @@ void assign_tied(const P& pol, const std::tuple<memory_leaf<T, R>...>& outs, con
   for_index<N>([&](auto kc) {
     constexpr std::size_t k = decltype(kc)::value;
     using U = std::tuple_element_t<k, std::tuple<T...>>;
-    if (hazard[k]) run_pass(pol, get<k>(outs), memory_leaf<const U, R>{get<k>(tmp)->ptr, get<0>(outs).shape, strides});
+    if (hazard[k]) run_pass(pol, get<k>(outs), memory_leaf<const U, R, true>{get<k>(tmp)->ptr, get<0>(outs).shape, strides});
   });
 }
 

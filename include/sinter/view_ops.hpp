@@ -32,8 +32,8 @@ template <class T, std::size_t R, class P> struct is_array<array<T, R, P>> : std
 
 /// An expression whose node is a single leaf with a layout (memory or generator).
 template <class X> struct is_layout_expr : std::false_type {};
-template <class T, std::size_t R, class P, std::size_t K>
-struct is_layout_expr<expr<memory_leaf<T, R>, P, K>> : std::true_type {};
+template <class T, std::size_t R, bool D, class P, std::size_t K>
+struct is_layout_expr<expr<memory_leaf<T, R, D>, P, K>> : std::true_type {};
 template <class G, std::size_t R, class P, std::size_t K>
 struct is_layout_expr<expr<gen_leaf<G, R>, P, K>> : std::true_type {};
 

@@ -158,7 +158,15 @@ struct stride_cursor {
 };
 
 /// A strided view of memory as an expression leaf. T may be const.
-template <class T, std::size_t R>
+/// `Dense`: the leaf reads a whole row-major buffer of its own (an array,
+/// array::as_expr, or a pass's temporary). Its rows are then never read at
+/// stride 2 (its innermost stride is 1, or 0 where it broadcasts), so a
+/// host pass over a tree holding one does not compile the step-2 row loop
+/// (host.hpp, `step2_possible_v`). Views and slices are not dense. Where
+/// a pass reorders its axes (evaluate.hpp, output_order) a dense leaf may
+/// read at any stride; the flag only keeps one loop out of the program,
+/// every pass still runs correctly on the paths that remain.
+template <class T, std::size_t R, bool Dense = false>
 struct memory_leaf {
   using value_type = std::remove_const_t<T>;
   static constexpr std::size_t rank = R;
@@ -172,7 +180,7 @@ struct memory_leaf {
   }
 
   template <std::size_t RO>
-  SINTER_HD memory_leaf<T, RO> bind(const extents<RO>& out) const {
+  SINTER_HD memory_leaf<T, RO, Dense> bind(const extents<RO>& out) const {
     return {ptr, out, broadcast_strides(shape, strides, out)};
   }
   SINTER_HD bool unit() const { return is_row_major(shape, strides); }
@@ -329,7 +337,7 @@ struct scalar_leaf {
 };
 
 template <class T> struct is_memory_leaf : std::false_type {};
-template <class T, std::size_t R> struct is_memory_leaf<memory_leaf<T, R>> : std::true_type {};
+template <class T, std::size_t R, bool D> struct is_memory_leaf<memory_leaf<T, R, D>> : std::true_type {};
 
 /// Appends "f32[3,4]" to `out` for a leaf of dtype `dtype` and shape
 /// shape[0..rank) (out of line: one copy per program).

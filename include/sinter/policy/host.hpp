@@ -51,6 +51,18 @@ struct host_path {
   }
 };
 
+/// Whether a host pass over `Node` may take the step-2 path: not when the
+/// tree holds a dense leaf (a whole array, leaf.hpp), whose rows are never
+/// at stride 2, so that expressions of arrays do not compile that loop
+/// (about a tenth of bench/compile_time/sinter_20.cpp's compile time at
+/// -O2). A tree of other nodes (shared, twins) is taken as possible.
+template <class N>
+inline constexpr bool step2_possible_v = true;
+template <class T, std::size_t R>
+inline constexpr bool step2_possible_v<memory_leaf<T, R, true>> = false;
+template <class F, class... A>
+inline constexpr bool step2_possible_v<map_node<F, A...>> = (true && ... && step2_possible_v<A>);
+
 /// The host_path of `out = bound` (n elements). Forced inline: out of
 /// line it was one more call on every pass of the general path; with it
 /// inline, `python3 bench/compile_time.py --libs sinter` compiles
@@ -62,7 +74,8 @@ SINTER_FORCEINLINE host_path choose_host_path(const memory_leaf<T, R>& out, cons
   if (stream) return {false, streams_rows(out), false, false};
   if (!out.rows_step_is(1)) return {false, false, false, false};
   const bool step1 = bound.rows_step_is(1);
-  return {false, false, !step1 && bound.rows_step_is(2), step1};
+  if constexpr (!step2_possible_v<Node>) return {false, false, false, step1};
+  else return {false, false, !step1 && bound.rows_step_is(2), step1};
 }
 
 /// Flat positions [b, e) of the pass `out = bound` along `path`; host runs
@@ -75,8 +88,8 @@ SINTER_FORCEINLINE void run_host_range(host_path path, const memory_leaf<T, R>& 
   if (path.contiguous) {
     if (path.stream) run_linear_streaming(out.ptr, bound, b, e);
     else run_linear_shared(out.ptr, bound, b, e);
-  } else if (path.step2) {
-    run_rows<2>(out, bound, b, e);
+  } else if (step2_possible_v<Node> && path.step2) {
+    if constexpr (step2_possible_v<Node>) run_rows<2>(out, bound, b, e);
   } else if (R > 1 && path.step1) {  // at rank 1 a step-1 pass is contiguous
     if constexpr (R > 1) run_rows<1>(out, bound, b, e);
   } else if constexpr (bufferable_v<Node>) {

@@ -29,8 +29,8 @@ namespace sinter::detail {
 /// only, so that its block cursor (block_cursor) has its `linear()` type.
 template <class N>
 struct bufferable : std::false_type {};
-template <class T, std::size_t R>
-struct bufferable<memory_leaf<T, R>> : std::true_type {};
+template <class T, std::size_t R, bool D>
+struct bufferable<memory_leaf<T, R, D>> : std::true_type {};
 template <class T>
 struct bufferable<scalar_leaf<T>> : std::true_type {};
 template <class F, class... A>
@@ -41,14 +41,14 @@ inline constexpr bool bufferable_v = bufferable<N>::value;
 /// The number of memory leaves of a tree, and their largest element size.
 template <class N>
 inline constexpr std::size_t leaf_count_v = 0;
-template <class T, std::size_t R>
-inline constexpr std::size_t leaf_count_v<memory_leaf<T, R>> = 1;
+template <class T, std::size_t R, bool D>
+inline constexpr std::size_t leaf_count_v<memory_leaf<T, R, D>> = 1;
 template <class F, class... A>
 inline constexpr std::size_t leaf_count_v<map_node<F, A...>> = (0 + ... + leaf_count_v<A>);
 template <class N>
 inline constexpr std::size_t leaf_size_v = 0;
-template <class T, std::size_t R>
-inline constexpr std::size_t leaf_size_v<memory_leaf<T, R>> = sizeof(T);
+template <class T, std::size_t R, bool D>
+inline constexpr std::size_t leaf_size_v<memory_leaf<T, R, D>> = sizeof(T);
 template <class F, class... A>
 inline constexpr std::size_t leaf_size_v<map_node<F, A...>> = std::max({std::size_t{0}, leaf_size_v<A>...});
 
@@ -147,10 +147,12 @@ SINTER_NOINLINE T* block_source(const memory_leaf<T, R>& l, block_at<R>& b) {
   gather_block<V, R>(buf, l.ptr, l.shape, l.strides, b.idx, b.j, b.len);
   return buf;
 }
-/// A memory leaf's cursor over the block at b.
-template <class T, std::size_t R>
-SINTER_FORCEINLINE unit_cursor<T> block_cursor(const memory_leaf<T, R>& l, block_at<R>& b) {
-  return {block_source(l, b)};
+/// A memory leaf's cursor over the block at b (a dense leaf's through the
+/// same block_source).
+template <class T, std::size_t R, bool D>
+SINTER_FORCEINLINE unit_cursor<T> block_cursor(const memory_leaf<T, R, D>& l, block_at<R>& b) {
+  if constexpr (D) return {block_source(memory_leaf<T, R>{l.ptr, l.shape, l.strides}, b)};
+  else return {block_source(l, b)};
 }
 /// A scalar's cursor over any block: itself.
 template <class T, std::size_t R>

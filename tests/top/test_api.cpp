@@ -681,6 +681,44 @@ TEST_CASE_TEMPLATE("arrays: copies are deep, moves are cheap", P, st::host, st::
 
 // ---- 5. rank 4 ----------------------------------------------------------------
 
+// `a = expr` where expr has a's rank and another shape: a takes the shape,
+// in a new buffer, by one pass (array::assign_reshaped), which may read a's
+// old elements (`a = a(slice) * 2 + a(slice)`, the shape shrinking or growing).
+TEST_CASE_TEMPLATE("arrays: assigning an expression of another shape reallocates, one pass", P, st::host, st::par) {
+  threads_guard threads;
+  for (const index_t n : {index_t{2}, index_t{3}, index_t{7}, index_t{1009}, big_n}) {
+    CAPTURE(n);
+    const auto v = api_random_floats(usize(n), 67);
+    auto a = from_vector<P>(v, st::extents<1>{n});
+    const index_t m = (n + 1) / 2;  // a[::2] has m elements
+    {
+      st::trace_scope t;
+      a = a(st::slice(0, st::end, 2)) * 2.f + a(st::slice(n - m, n));
+      CHECK(t.passes().size() == 1);
+      CHECK(t.allocations() == 1u);
+    }
+    REQUIRE(a.shape() == st::extents<1>{m});
+    index_t bad = 0;
+    for (index_t i = 0; i < m; ++i) {
+      const double want = 2.0 * v[usize(2 * i)] + v[usize(n - m + i)];
+      if (std::abs(static_cast<double>(a(i)) - want) > 1e-5 * (std::abs(want) + 1)) ++bad;
+    }
+    CHECK(bad == 0);
+    if (m > 600) continue;
+    // Growing: a broadcast outer product of a with itself, rank 2 into rank 2.
+    auto g = from_vector<P>(std::vector<float>(6, 1.f), st::extents<2>{2, 3});
+    g = a(st::all, st::newaxis) * a(st::newaxis, st::all) - g(0, 0);
+    REQUIRE(g.shape() == st::extents<2>{m, m});
+    bad = 0;
+    for (index_t i = 0; i < m; ++i)
+      for (index_t j = 0; j < m; ++j) {
+        const double want = static_cast<double>(a(i)) * static_cast<double>(a(j)) - 1.0;
+        if (std::abs(static_cast<double>(g(i, j)) - want) > 1e-5 * (std::abs(want) + 1)) ++bad;
+      }
+    CHECK(bad == 0);
+  }
+}
+
 TEST_CASE_TEMPLATE("rank 4: {2,3,1,5} op {3,4,1} broadcasts to {2,3,4,5} in one pass", P, st::host, st::par) {
   threads_guard threads;
   struct dims {

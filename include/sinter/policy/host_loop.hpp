@@ -233,12 +233,21 @@ SINTER_NOINLINE void store_range_call(T* o, const Cursor& c, index_t lo, index_t
   store_range_sized(o, c, lo, hi, wide);
 }
 
-/// out[i] = node[i] for i in [begin, end), every operand contiguous, the
-/// loop inlined where GCC judges it worth it: assign's inline path, which
-/// takes the small passes whose fixed cost counts.
+/// out[i] = node[i] for i in [begin, end), every operand contiguous:
+/// assign's inline path, which takes the small passes whose fixed cost
+/// counts. The loop is inlined where GCC judges it worth it, except for a
+/// cursor with an explicit vector loop (exp, tanh, sqrt: host_simd.hpp),
+/// which calls store_range_call, the copy the general path compiles
+/// anyway: its maths cost more than the call even at 16 elements
+/// (tanh_chain, exp_add at 16 to 1000: 0.97-1.09 of the inlined loop's
+/// time), and the expression's vector loop is compiled once, not twice
+/// (bench/compile_time/sinter_20.cpp 7% faster to compile at -O2). Cheap
+/// cursors keep the inlined loop: through the call, add of 16 to 100
+/// floats took 1.2-1.4x as long.
 template <class T, class Node>
 void run_linear(T* out, const Node& node, index_t begin, index_t end) {
-  store_range_sized(out, node.linear(), begin, end, wide_pass<T>(end - begin));
+  if constexpr (simd::applies_v<T, decltype(node.linear())>) store_range_call(out, node.linear(), begin, end, false);
+  else store_range_sized(out, node.linear(), begin, end, wide_pass<T>(end - begin));
 }
 
 /// run_linear through store_range_call: the general path's contiguous

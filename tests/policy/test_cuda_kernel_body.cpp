@@ -593,4 +593,8 @@ TEST_CASE("grid emulator: repeats among mixed types, half, bool, generators and 
   // all four the same array
   check_against_host<float>(st::detail::as_expr((a + a) * (a - a)), shape, vec, 0, grids::all,
                             expect_loads{1, true});
+  // an array (a dense leaf) and a whole view of it (an ordinary leaf): one load
+  const auto whole = st::detail::as_expr(a * 2.f + a(st::slice(0, n)));
+  CHECK(cd::find_leaf_sources(whole.node().bind(shape)).repeats() == 1);
+  check_against_host<float>(whole, shape, vec, 0, grids::all, expect_loads{1, true});
 }

@@ -177,7 +177,8 @@ struct leaf_sources {
 };
 
 /// The sources of a bound node's memory leaves: leaf k takes the source of
-/// the first earlier leaf of the identical type (memory_leaf<T, R>) with the
+/// the first earlier leaf of the same element type and rank (an array's
+/// dense leaf and a view of it alike: memory_leaf<T, R, D>, any D) with the
 /// same pointer, shape and strides, so the same element at every position.
 template <class Node>
 leaf_sources<memory_leaf_count_v<Node>> find_leaf_sources(const Node& bound) {
@@ -191,7 +192,7 @@ leaf_sources<memory_leaf_count_v<Node>> find_leaf_sources(const Node& bound) {
       for_each_leaf(bound, [&](const auto& b) {
         using B = std::remove_cvref_t<decltype(b)>;
         if constexpr (is_memory_leaf<B>::value) {
-          if constexpr (std::is_same_v<A, B>)
+          if constexpr (std::is_same_v<decltype(a.ptr), decltype(b.ptr)> && A::rank == B::rank)
             // k < sizeof src is always true; stated so that GCC's -Warray-bounds
             // at -O3 sees it (not k < M: nvcc calls that pointless when M = 0)
             if (k < sizeof s.src && j < k && s.src[k] == k && a.ptr == b.ptr &&

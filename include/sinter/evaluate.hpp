@@ -10,6 +10,7 @@
 #include <vector>
 #include <type_traits>
 
+#include "describe.hpp"
 #include "expression.hpp"
 #include "trace.hpp"
 
@@ -95,75 +96,8 @@ SINTER_FORCEINLINE bool contiguous_overlap(const T* out, index_t n, const Node& 
   }
 }
 
-/// Appends `text` to `s` (out of line: describe_into's string work is one
-/// copy per program, not one per node type).
+/// Appends `text` to `s` (out of line: one copy per program).
 SINTER_NOINLINE void append_text(std::string& s, const char* text) { s += text; }
-
-/// Appends n's description, "exp(add(f32[4], f32[4]))", to `s`: one small
-/// cold function per node type, its string work in append_text and
-/// append_leaf_label.
-template <class Node>
-SINTER_COLD void describe_into(std::string& s, const Node& n) {
-  if constexpr (requires { n.args; }) {
-    if constexpr (requires { Node::functor_type::name; }) append_text(s, Node::functor_type::name);
-    else append_text(s, "map");
-    append_text(s, "(");
-    bool first = true;
-    for_each(n.args, [&](const auto& c) {
-      if (!first) append_text(s, ", ");
-      first = false;
-      describe_into(s, c);
-    });
-    append_text(s, ")");
-  } else if constexpr (is_memory_leaf<Node>::value) {
-    append_leaf_label(s, dtype_name<std::remove_const_t<typename Node::value_type>>(), n.shape.data(), n.shape.size());
-  } else if constexpr (requires { n.gen; }) {
-    append_text(s, decltype(n.gen)::name);
-    append_text(s, "<");
-    append_leaf_label(s, dtype_name<std::remove_const_t<typename Node::value_type>>(), n.shape.data(), n.shape.size());
-    append_text(s, ">");
-  } else {
-    append_text(s, "scalar<");
-    append_text(s, dtype_name<std::remove_const_t<typename Node::value_type>>());
-    append_text(s, ">");
-  }
-}
-
-/// "exp(add(f32[4], f32[4]))"
-template <class Node>
-std::string describe(const Node& n) {
-  std::string s;
-  describe_into(s, n);
-  return s;
-}
-
-/// The distinct memory inputs of a pass and their bytes, for the trace.
-struct input_tally {
-  std::vector<std::pair<const void*, index_t>> seen;
-  std::size_t total = 0;
-  /// Counts `count` elements of `elem` bytes at p, unless counted already
-  /// (out of line: one copy per program).
-  SINTER_NOINLINE void add(const void* p, index_t count, std::size_t elem) {
-    const std::pair<const void*, index_t> key{p, count};
-    if (std::find(seen.begin(), seen.end(), key) != seen.end()) return;
-    seen.push_back(key);
-    total += static_cast<std::size_t>(count) * elem;
-  }
-};
-
-/// Bytes of the distinct memory inputs of one or more trees (each counted
-/// once).
-template <class... Node>
-SINTER_COLD std::size_t input_bytes(const Node&... n) {
-  input_tally tally;
-  const auto add = [&](const auto& leaf) {
-    using L = std::remove_cvref_t<decltype(leaf)>;
-    if constexpr (is_memory_leaf<L>::value)
-      tally.add(leaf.ptr, shape_size(leaf.shape), sizeof(typename L::value_type));
-  };
-  (for_each_leaf(n, add), ...);
-  return tally.total;
-}
 
 /// Fold together adjacent axes that the output and every leaf traverse as
 /// one, innermost first, so the strided loop runs fewer, longer rows (and a
@@ -194,22 +128,54 @@ SINTER_NOINLINE void emit_pass(std::string policy, std::string expression, index
   emit(r);
 }
 
+/// A traced pass as evaluate_pass hands it to the record (describe.hpp):
+/// plain values and pointers, so that the per-expression part of a record
+/// is a few stores and a call.
+struct pass_notes {
+  const char* out_dtype;
+  const index_t* out_shape;
+  std::size_t out_rank;
+  const char* pattern;
+  const leaf_note* leaves;
+  std::size_t leaf_count;
+  index_t elements;
+  std::size_t bytes_written;
+  std::chrono::steady_clock::time_point t0;
+};
+
+/// Builds and emits the record of a pass that ran from `n.t0` until now
+/// (out of line: one copy per program).
+SINTER_NOINLINE void emit_noted_pass(std::string policy, const pass_notes& n, std::string& path) {
+  const auto t1 = std::chrono::steady_clock::now();
+  std::string expression;
+  append_leaf_label(expression, n.out_dtype, n.out_shape, n.out_rank);
+  expression += " = ";
+  append_pattern(expression, n.pattern, n.leaves);
+  emit_pass(std::move(policy), std::move(expression), n.elements, noted_bytes(n.leaves, n.leaf_count),
+            n.bytes_written, std::chrono::duration<double>(t1 - n.t0).count(), std::move(path));
+}
+
+/// emit_noted_pass with P's label (one copy per policy).
+template <class P>
+SINTER_COLD SINTER_NOINLINE void emit_policy_pass(const P& pol, const pass_notes& n, std::string& path) {
+  emit_noted_pass(backend<P>::label(pol), n, path);
+}
+
 /// evaluate_pass while a trace is active: runs the pass, timed, and emits
-/// its record. Cold: one per expression, and rarely taken.
+/// its record. Cold, one per expression: the pass's call, the leaves' notes
+/// (describe.hpp) and a call.
 template <class P, class T, std::size_t R, class Node, class Bound>
 SINTER_COLD SINTER_NOINLINE void evaluate_traced(const P& pol, const memory_leaf<T, R>& out, const Bound& bound,
                                                  const extents<R>& out_shape, const Node& node) {
   const auto t0 = std::chrono::steady_clock::now();
   std::string path;
   backend<P>::evaluate(pol, out, bound, &path);
-  const auto t1 = std::chrono::steady_clock::now();
-  std::string expression = leaf_label<T>(out_shape);
-  append_text(expression, " = ");
-  describe_into(expression, node);
+  leaf_note leaves[pattern_of<Node>::leaves + 1]{};
+  note_leaves(node, leaves);
   const index_t n = shape_size(out.shape);
-  emit_pass(backend<P>::label(pol), std::move(expression), n, input_bytes(node),
-            static_cast<std::size_t>(n) * sizeof(T), std::chrono::duration<double>(t1 - t0).count(),
-            std::move(path));
+  const pass_notes notes{dtype_name<std::remove_const_t<T>>(), out_shape.data(), R, pattern_of<Node>::text.data(),
+                         leaves, pattern_of<Node>::leaves, n, static_cast<std::size_t>(n) * sizeof(T), t0};
+  emit_policy_pass(pol, notes, path);
 }
 
 /// Evaluate the (collapsed) pass `out = bound` on `pol`, recording it for

@@ -169,6 +169,40 @@ TEST_CASE_TEMPLATE("the trace records each pass's expression and its distinct in
     for (st::index_t j = 0; j < 4; ++j) CHECK(every_other(i, j) == vm[static_cast<std::size_t>(i * cols + 2 * j)] * 2.f);
 }
 
+TEST_CASE_TEMPLATE("the trace's text names every node, whatever leaves the pass holds", P, st::host, st::par) {
+  const st::index_t n = 13;
+  auto va = random_floats(static_cast<std::size_t>(n), 21);
+  st::array<float, 1, P> a({n});
+  std::copy(va.begin(), va.end(), a.begin());
+  st::array<float, 1, P> out({n});
+  st::array<float, 1, P> head({4});
+  const auto lam = [](float x, float y) { return x * y + 1.f; };
+
+  st::trace_scope t;
+  out = 1.5f;  // no leaf with memory or a generator: nothing to fill in, nothing read
+  out = st::arange<float>(n) * 2.f;  // a generator alone
+  head = a(st::slice(0, 4)) + a(st::slice(3, 7)) * a(st::slice(0, 4));  // one buffer, two views
+  out = st::map(lam, st::sqrt(st::abs(a)), a) - st::cast<float>(st::arange<int>(n));
+  const auto p = t.passes();
+  REQUIRE(p.size() == 4);
+  CHECK(p[0].expression == "float32[13] = scalar<float32>");
+  CHECK(p[0].bytes_read == 0);
+  CHECK(p[1].expression == "float32[13] = multiply(arange<float32[13]>, scalar<float32>)");
+  CHECK(p[1].bytes_read == 0);
+  CHECK(p[2].expression == "float32[4] = add(float32[4], multiply(float32[4], float32[4]))");
+  // a[0:4] twice counts once; a[3:7] starts elsewhere and counts apart.
+  CHECK(p[2].bytes_read == 8 * sizeof(float));
+  CHECK(p[3].expression == "float32[13] = subtract(map(sqrt(abs(float32[13])), float32[13]), cast(arange<int32[13]>))");
+  CHECK(p[3].bytes_read == static_cast<std::size_t>(n) * sizeof(float));
+  for (st::index_t i = 0; i < n; ++i) {
+    const double x = va[static_cast<std::size_t>(i)];
+    CHECK(out(i) == doctest::Approx(std::sqrt(std::abs(x)) * x + 1.0 - static_cast<double>(i)).epsilon(1e-5));
+  }
+  for (st::index_t i = 0; i < 4; ++i)
+    CHECK(head(i) == doctest::Approx(va[static_cast<std::size_t>(i)] + va[static_cast<std::size_t>(i + 3)] *
+                                                                         va[static_cast<std::size_t>(i)]).epsilon(1e-6));
+}
+
 TEST_CASE_TEMPLATE("the trace records tied passes and reductions like assignments", P, st::host, st::par) {
   const st::index_t rows = 3, cols = 7;
   auto vm = random_floats(static_cast<std::size_t>(rows * cols), 11);

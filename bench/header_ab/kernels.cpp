@@ -55,6 +55,11 @@ template <class T> __attribute__((noinline)) void step2(st::array<T, 1>& c, cons
   st::view<T, 1>(c.data(), {c.size() / 2}) = a(st::slice(0, st::end, 2)) * T(2) + b(st::slice(1, st::end, 2));
 }
 
+// bench_layout's row_broadcast on rows of w (n / w of them; w = 16: the
+// 2-D pass's fixed cost, w = 1000: the benchmark's rows).
+template <class T> __attribute__((noinline)) void row_bcast(st::array<T, 1>& c, const st::array<T, 1>& a, const st::array<T, 1>& b, long w) {
+  st::view<T, 2>(c.data(), {c.size() / w, w}) = mat(a, w) * T(0.5) + st::view<const T, 1>(b.data(), {w});
+}
 template <class T>
 struct bufs {
   st::array<T, 1> a, b, c, d;
@@ -86,7 +91,8 @@ double batch(F f, bufs<T>& B, int reps) {
 /// f32, 18 transposed f64 /256, 19 column f64 /256, 20 transposed output
 /// f32 /256; n a multiple of 256 for those; 21 bench_layout's strided
 /// f32, a[::2] * 2 + b[1::2] into n / 2 elements; 22 transposed output of
-/// transposed operands f32 /256) on n elements, one batch of reps calls.
+/// transposed operands f32 /256; 23 row broadcast f32 /16 and 24 /1000
+/// (/n below 1000), over whole rows only) on n elements, one batch of reps calls.
 double HAB_CAT(run_, VNAME)(int k, long n, int reps) {
   static bufs<float>* bf = nullptr;
   static bufs<double>* bd = nullptr;
@@ -121,6 +127,8 @@ double HAB_CAT(run_, VNAME)(int k, long n, int reps) {
     case 19: return batch(+[](bufs<double>& B) { column(B.c, B.a, B.b, 256); }, *bd, reps);
     case 20: return batch(+[](bufs<float>& B) { transposed_out(B.c, B.a, B.b, 256); }, *bf, reps);
     case 21: return batch(+[](bufs<float>& B) { step2(B.c, B.a, B.b); }, *bf, reps);
+    case 23: return batch(+[](bufs<float>& B) { row_bcast(B.c, B.a, B.b, 16); }, *bf, reps);
+    case 24: return batch(+[](bufs<float>& B) { row_bcast(B.c, B.a, B.b, B.c.size() < 1000 ? B.c.size() : 1000); }, *bf, reps);
     default: return batch(+[](bufs<float>& B) { transposed_both(B.c, B.a, B.b, 256); }, *bf, reps);
   }
 }

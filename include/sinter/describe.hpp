@@ -90,26 +90,18 @@ struct pattern_of {
 };
 
 /// Writes node's leaves, in the pattern's order, to out[0...) and returns
-/// the end (forced inline: in a record, a few stores per leaf).
-template <class Node>
-SINTER_FORCEINLINE leaf_note* note_leaves(const Node& node, leaf_note* out);
-template <class Node, std::size_t... I>
-SINTER_FORCEINLINE leaf_note* note_children(const Node& node, leaf_note* out, std::index_sequence<I...>) {
-  ((out = note_leaves(get<I>(node.args), out)), ...);
-  return out;
-}
+/// the end (a few stores per leaf).
 template <class Node>
 SINTER_FORCEINLINE leaf_note* note_leaves(const Node& node, leaf_note* out) {
-  if constexpr (requires { node.args; }) {
-    return note_children(node, out, std::make_index_sequence<pack_size_v<decltype(node.args)>>{});
-  } else {
-    using V = std::remove_const_t<typename Node::value_type>;
-    if constexpr (is_memory_leaf<Node>::value)
-      *out++ = {dtype_name<V>(), node.shape.data(), node.shape.size(), node.ptr, sizeof(V)};
-    else if constexpr (requires { node.gen; })
-      *out++ = {dtype_name<V>(), node.shape.data(), node.shape.size(), nullptr, 0};
-    return out;
-  }
+  for_each_leaf(node, [&](const auto& l) {
+    using L = std::remove_cvref_t<decltype(l)>;
+    using V = std::remove_const_t<typename L::value_type>;
+    if constexpr (is_memory_leaf<L>::value)
+      *out++ = {dtype_name<V>(), l.shape.data(), l.shape.size(), l.ptr, sizeof(V)};
+    else if constexpr (requires { l.gen; })
+      *out++ = {dtype_name<V>(), l.shape.data(), l.shape.size(), nullptr, 0};
+  });
+  return out;
 }
 
 /// Appends `pattern` to `s`, each leaf_mark replaced by the next note's
@@ -148,14 +140,6 @@ SINTER_COLD void describe_into(std::string& s, const Node& n) {
   leaf_note notes[pattern_of<Node>::leaves + 1]{};
   note_leaves(n, notes);
   append_pattern(s, pattern_of<Node>::text.data(), notes);
-}
-
-/// "exp(add(float32[4], float32[4]))"
-template <class Node>
-std::string describe(const Node& n) {
-  std::string s;
-  describe_into(s, n);
-  return s;
 }
 
 /// Bytes of the distinct memory inputs of one or more trees (each buffer

@@ -140,19 +140,17 @@ struct pass_notes {
   std::size_t leaf_count;
   index_t elements;
   std::size_t bytes_written;
-  std::chrono::steady_clock::time_point t0;
+  double seconds;
 };
 
-/// Builds and emits the record of a pass that ran from `n.t0` until now
-/// (out of line: one copy per program).
+/// Builds and emits the record of a pass (out of line: one copy per program).
 SINTER_NOINLINE void emit_noted_pass(std::string policy, const pass_notes& n, std::string& path) {
-  const auto t1 = std::chrono::steady_clock::now();
   std::string expression;
   append_leaf_label(expression, n.out_dtype, n.out_shape, n.out_rank);
   expression += " = ";
   append_pattern(expression, n.pattern, n.leaves);
   emit_pass(std::move(policy), std::move(expression), n.elements, noted_bytes(n.leaves, n.leaf_count),
-            n.bytes_written, std::chrono::duration<double>(t1 - n.t0).count(), std::move(path));
+            n.bytes_written, n.seconds, std::move(path));
 }
 
 /// emit_noted_pass with P's label (one copy per policy).
@@ -170,11 +168,13 @@ SINTER_COLD SINTER_NOINLINE void evaluate_traced(const P& pol, const memory_leaf
   const auto t0 = std::chrono::steady_clock::now();
   std::string path;
   backend<P>::evaluate(pol, out, bound, &path);
+  const auto t1 = std::chrono::steady_clock::now();
   leaf_note leaves[pattern_of<Node>::leaves + 1]{};
   note_leaves(node, leaves);
   const index_t n = shape_size(out.shape);
   const pass_notes notes{dtype_name<std::remove_const_t<T>>(), out_shape.data(), R, pattern_of<Node>::text.data(),
-                         leaves, pattern_of<Node>::leaves, n, static_cast<std::size_t>(n) * sizeof(T), t0};
+                         leaves, pattern_of<Node>::leaves, n, static_cast<std::size_t>(n) * sizeof(T),
+                         std::chrono::duration<double>(t1 - t0).count()};
   emit_policy_pass(pol, notes, path);
 }
 

@@ -14,8 +14,8 @@ double run_B(int k, long n, int reps);
 int main(int argc, char** argv) {
   const char* names[] = {"add32", "add64", "triad32", "triad64", "chain32", "dot32", "dot64", "tanh32", "bs32",
                          "bs64",  "tanh64", "exp32", "exp64", "tr32w", "tr32n", "col32w", "col32n", "rev32",
-                         "tr64w", "col64w", "trout32", "step2_32", "trboth32", "rowb32n", "rowb32w"};
-  constexpr int K = 25;
+                         "tr64w", "col64w", "trout32", "step2_32", "trboth32", "rowb32n", "rowb32w", "mat32", "rowb64w"};
+  constexpr int K = 27;
   std::vector<long> sizes = {100, 1000, 1024, 1031, 4096};
   if (argc > 1) {
     sizes.clear();

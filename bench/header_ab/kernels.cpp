@@ -60,6 +60,10 @@ template <class T> __attribute__((noinline)) void step2(st::array<T, 1>& c, cons
 template <class T> __attribute__((noinline)) void row_bcast(st::array<T, 1>& c, const st::array<T, 1>& a, const st::array<T, 1>& b, long w) {
   st::view<T, 2>(c.data(), {c.size() / w, w}) = mat(a, w) * T(0.5) + st::view<const T, 1>(b.data(), {w});
 }
+// A rank-2 pass of whole matrices with rows of w: contiguous, one row.
+template <class T> __attribute__((noinline)) void matrix_add(st::array<T, 1>& c, const st::array<T, 1>& a, const st::array<T, 1>& b, long w) {
+  st::view<T, 2>(c.data(), {c.size() / w, w}) = mat(a, w) + mat(b, w);
+}
 template <class T>
 struct bufs {
   st::array<T, 1> a, b, c, d;
@@ -92,7 +96,8 @@ double batch(F f, bufs<T>& B, int reps) {
 /// f32 /256; n a multiple of 256 for those; 21 bench_layout's strided
 /// f32, a[::2] * 2 + b[1::2] into n / 2 elements; 22 transposed output of
 /// transposed operands f32 /256; 23 row broadcast f32 /16 and 24 /1000
-/// (/n below 1000), over whole rows only) on n elements, one batch of reps calls.
+/// (/n below 1000), over whole rows only; 25 rank-2 add f32 /16; 26 row
+/// broadcast f64 /1000) on n elements, one batch of reps calls.
 double HAB_CAT(run_, VNAME)(int k, long n, int reps) {
   static bufs<float>* bf = nullptr;
   static bufs<double>* bd = nullptr;
@@ -129,6 +134,8 @@ double HAB_CAT(run_, VNAME)(int k, long n, int reps) {
     case 21: return batch(+[](bufs<float>& B) { step2(B.c, B.a, B.b); }, *bf, reps);
     case 23: return batch(+[](bufs<float>& B) { row_bcast(B.c, B.a, B.b, 16); }, *bf, reps);
     case 24: return batch(+[](bufs<float>& B) { row_bcast(B.c, B.a, B.b, B.c.size() < 1000 ? B.c.size() : 1000); }, *bf, reps);
+    case 25: return batch(+[](bufs<float>& B) { matrix_add(B.c, B.a, B.b, 16); }, *bf, reps);
+    case 26: return batch(+[](bufs<double>& B) { row_bcast(B.c, B.a, B.b, B.c.size() < 1000 ? B.c.size() : 1000); }, *bd, reps);
     default: return batch(+[](bufs<float>& B) { transposed_both(B.c, B.a, B.b, 256); }, *bf, reps);
   }
 }

@@ -96,6 +96,36 @@ SINTER_FORCEINLINE bool contiguous_overlap(const T* out, index_t n, const Node& 
   }
 }
 
+/// needs_temporary for assign's inline pass by rows (backend<host>::
+/// inline_rows_ok): the output is `rows` contiguous rows of `len` from
+/// `out`, each leaf reads rows of `len` at stride 1, one `strides[0]` after
+/// the other (negative or 0 too). A memory leaf is harmful when its bytes
+/// overlap the output's without the output's mapping (same address,
+/// element size and row stride). Forced inline, as contiguous_overlap.
+template <class T, class Node>
+SINTER_FORCEINLINE bool rows_overlap(const T* out, index_t rows, index_t len, const Node& node);
+template <class T, class Node, std::size_t... I>
+SINTER_FORCEINLINE bool children_rows_overlap(const T* out, index_t rows, index_t len, const Node& node,
+                                              std::index_sequence<I...>) {
+  return (false || ... || rows_overlap(out, rows, len, get<I>(node.args)));
+}
+template <class T, class Node>
+SINTER_FORCEINLINE bool rows_overlap(const T* out, index_t rows, index_t len, const Node& node) {
+  if constexpr (requires { node.args; }) {
+    return children_rows_overlap(out, rows, len, node, std::make_index_sequence<pack_size_v<decltype(node.args)>>{});
+  } else if constexpr (is_memory_leaf<Node>::value) {
+    using U = typename Node::value_type;
+    const index_t step = rows > 1 ? node.strides[0] : len, reach = (rows - 1) * step;  // reach: last row's start
+    const auto olo = reinterpret_cast<std::uintptr_t>(out), p = reinterpret_cast<std::uintptr_t>(node.ptr);
+    const auto ohi = olo + static_cast<std::uintptr_t>(rows * len) * sizeof(T);
+    const auto lo = p - static_cast<std::uintptr_t>(reach < 0 ? -reach : 0) * sizeof(U);
+    const auto hi = p + static_cast<std::uintptr_t>((reach > 0 ? reach : 0) + len) * sizeof(U);
+    return lo < ohi && olo < hi && !(p == olo && sizeof(U) == sizeof(T) && step == len);
+  } else {
+    return false;
+  }
+}
+
 /// Appends `text` to `s` (out of line: one copy per program).
 SINTER_NOINLINE void append_text(std::string& s, const char* text) { s += text; }
 
@@ -329,6 +359,13 @@ SINTER_FORCEINLINE void assign(const P& pol, const memory_leaf<T, R>& out, const
   if constexpr (requires { backend<P>::run_inline(out, bound); }) {
     if (runs_inline<P>(out, bound)) {
       backend<P>::run_inline(out, bound);
+      return;
+    }
+  }
+  if constexpr (R == 2 && requires { backend<P>::run_inline_rows(out, bound); }) {
+    if (backend<P>::inline_rows_ok(out, bound) && !trace_active() &&
+        !rows_overlap(out.ptr, out.shape[0], out.shape[1], bound)) {
+      backend<P>::run_inline_rows(out, bound);
       return;
     }
   }

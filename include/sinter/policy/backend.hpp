@@ -13,6 +13,18 @@
 ///   static constexpr bool host_accessible;                   // can the CPU dereference its memory
 ///   static std::string label(const P&);                      // "host", "par", "cuda:0"
 ///
+/// Optionally, passes that assign runs in its caller, without the general
+/// path's copies and calls (evaluate.hpp; host and par have them):
+///
+///   static bool inline_ok(const memory_leaf<T, R>& out, const Node& bound);
+///   static void run_inline(const memory_leaf<T, R>& out, const Node& bound);
+///        // a contiguous pass (output and every leaf row-major)
+///   static bool inline_rows_ok(const memory_leaf<T, R>& out, const Node& bound);
+///   static void run_inline_rows(const memory_leaf<T, 2>& out, const Node& bound);
+///        // a rank-2 pass by rows: contiguous output, every leaf's rows at stride 1
+///
+/// assign checks first that no input overlaps the output.
+///
 /// Expressions never know which backend runs them; a backend never knows
 /// which ops exist. Adding a backend touches nothing in core/.
 #include <concepts>

@@ -233,21 +233,64 @@ SINTER_NOINLINE void store_range_call(T* o, const Cursor& c, index_t lo, index_t
   store_range_sized(o, c, lo, hi, wide);
 }
 
-/// out[i] = node[i] for i in [begin, end), every operand contiguous:
-/// assign's inline path, which takes the small passes whose fixed cost
-/// counts. The loop is inlined where GCC judges it worth it, except for a
-/// cursor with an explicit vector loop (exp, tanh, sqrt: host_simd.hpp),
-/// which calls store_range_call, the copy the general path compiles
-/// anyway: its maths cost more than the call even at 16 elements
-/// (tanh_chain, exp_add at 16 to 1000: 0.97-1.09 of the inlined loop's
-/// time), and the expression's vector loop is compiled once, not twice
-/// (bench/compile_time/sinter_20.cpp 7% faster to compile at -O2). Cheap
-/// cursors keep the inlined loop: through the call, add of 16 to 100
-/// floats took 1.2-1.4x as long.
+/// out[i] = c.load(i) for i in [begin, end), `c` a contiguous cursor (a
+/// node's linear(), or its step_row<1> of one row: the same type): assign's
+/// inline path, which takes the small passes whose fixed cost counts. The
+/// loop is inlined where GCC judges it worth it, except for a cursor with
+/// an explicit vector loop (exp, tanh, sqrt: host_simd.hpp), which calls
+/// store_range_call, the copy the general path compiles anyway: its maths
+/// cost more than the call even at 16 elements (tanh_chain, exp_add at 16
+/// to 1000: 0.97-1.09 of the inlined loop's time), and the expression's
+/// vector loop is compiled once, not twice (bench/compile_time/sinter_20.cpp
+/// 7% faster to compile at -O2). Cheap cursors keep the inlined loop:
+/// through the call, add of 16 to 100 floats took 1.2-1.4x as long.
+template <class T, class Cursor>
+void run_linear(T* out, const Cursor& c, index_t begin, index_t end) {
+  if constexpr (simd::applies_v<T, Cursor>) store_range_call(out, c, begin, end, false);
+  else store_range_sized(out, c, begin, end, wide_pass<T>(end - begin));
+}
+
+/// Keeps the loop it is in scalar: GCC and Clang vectorise no loop that
+/// holds an asm statement.
+SINTER_FORCEINLINE void keep_scalar() noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+  asm volatile("");
+#endif
+}
+
+/// out[r * len + j] = row r of `bound` at column j, for `rows` rows of
+/// `len`: assign's inline path by rows (host.hpp, inline_rows_ok), every
+/// leaf's rows at stride 1 (`step_row<1>`, the contiguous cursor). Each row
+/// is store_run_loops' split (whole 64-byte lines, vectorised at -O2 too),
+/// but with a scalar remainder: GCC vectorised that one too, with its own
+/// epilogue, and the state of the two loops left so few registers that it
+/// kept the row counters in vector registers, about 3 ns a row. Out of
+/// line, with the node copied: inlined in assign's caller, or reading the
+/// node through the reference (a store to out might change it), the rows
+/// took longer. Scratch program, rows x columns of `m * 0.5f + row`, ns:
+/// 64 x 16 from 365 on the general path to 76 (hand loop 58-80), 4 x 1000
+/// from 227 to 192 (171), 2 x 16 from 27 to 10 (4.2). A cursor with an
+/// explicit vector loop (exp, tanh: host_simd.hpp) calls store_range_call
+/// for each row instead, the loop its contiguous passes run.
 template <class T, class Node>
-void run_linear(T* out, const Node& node, index_t begin, index_t end) {
-  if constexpr (simd::applies_v<T, decltype(node.linear())>) store_range_call(out, node.linear(), begin, end, false);
-  else store_range_sized(out, node.linear(), begin, end, wide_pass<T>(end - begin));
+SINTER_NOINLINE void store_rows(T* out, index_t rows, index_t len, const Node& bound) {
+  constexpr index_t line = sizeof(T) >= 64 ? 1 : 64 / static_cast<index_t>(sizeof(T));
+  const Node b = bound;
+  const index_t whole = len & ~(line - 1);
+  for (index_t r = 0; r != rows; ++r) {
+    T* const o = out + r * len;
+    const auto c = b.template step_row<1>(extents<2>{r, 0});
+    if constexpr (simd::applies_v<T, std::remove_const_t<decltype(c)>>) {
+      store_range_call(o, c, 0, len, false);  // the explicit vector loop, as run_linear
+    } else {
+      SINTER_IVDEP
+      for (index_t k = 0; k < whole; ++k) o[k] = convert<T>(c.load(k));
+      for (index_t k = whole; k < len; ++k) {
+        o[k] = convert<T>(c.load(k));
+        keep_scalar();
+      }
+    }
+  }
 }
 
 /// run_linear through store_range_call: the general path's contiguous

@@ -139,7 +139,15 @@ struct backend<par> {
   }
   template <class T, std::size_t R, class Node>
   static SINTER_FORCEINLINE void run_inline(const memory_leaf<T, R>& out, const Node& bound) {
-    run_linear(out.ptr, bound, 0, shape_size(out.shape));
+    run_linear(out.ptr, bound.linear(), 0, shape_size(out.shape));
+  }
+  template <class T, std::size_t R, class Node>
+  static SINTER_FORCEINLINE bool inline_rows_ok(const memory_leaf<T, R>& out, const Node& bound) {
+    return detail::inline_rows_ok(out, bound, 2 * par_grain);
+  }
+  template <class T, class Node>
+  static SINTER_FORCEINLINE void run_inline_rows(const memory_leaf<T, 2>& out, const Node& bound) {
+    store_rows(out.ptr, out.shape[0], out.shape[1], bound);
   }
 };
 

@@ -64,18 +64,30 @@ struct args {
   double result = 0;  ///< reductions write their value here
 };
 
-/// 64-byte aligned buffers kept for the whole run (the suite interleaves
-/// sizes), filled with uniform values in [lo, hi) from a fixed seed.
+/// Buffers kept for the whole run (the suite interleaves sizes), filled
+/// with uniform values in [lo, hi) from a fixed seed, each starting
+/// `offset` bytes (a multiple of 64) past a 4 KiB boundary. A load whose
+/// address matches a recent store's in its low 12 bits waits for that store
+/// (4K aliasing): on the Zen 4 of bench/README.md, `m * 0.5f + row` over
+/// 1000 floats took 137 ns for every implementation with the output 64
+/// bytes past an input modulo 4 KiB, 45 ns with them 0 or 1088 apart. Left
+/// to the allocator, the buffers of the sizes below the mmap threshold fell
+/// wherever the order of allocation put them, which random interleaving
+/// changes from run to run (row_broadcast f32 at 2^10: 42-64 ns for every
+/// implementation in one run, 250 in the next). make_args gives each role
+/// its own offset instead.
 template <class T>
-T* buffer(const std::string& key, index_t count, double lo, double hi, unsigned seed) {
+T* buffer(const std::string& key, index_t count, double lo, double hi, unsigned seed, index_t offset = 0) {
   struct freer {
-    void operator()(T* p) const { std::free(p); }
+    index_t offset;
+    void operator()(T* p) const { std::free(reinterpret_cast<char*>(p) - offset); }
   };
   static std::map<std::tuple<std::string, index_t, double, double, unsigned>, std::unique_ptr<T, freer>> cache;
   auto& slot = cache[{key, count, lo, hi, seed}];
   if (!slot) {
     const std::size_t bytes = (static_cast<std::size_t>(count) * sizeof(T) + 63) / 64 * 64 + 64;
-    slot.reset(static_cast<T*>(std::aligned_alloc(64, bytes)));
+    char* base = static_cast<char*>(std::aligned_alloc(4096, (bytes + static_cast<std::size_t>(offset) + 4095) / 4096 * 4096));
+    slot = std::unique_ptr<T, freer>(reinterpret_cast<T*>(base + offset), freer{offset});
     std::mt19937_64 g(seed);
     std::uniform_real_distribution<double> d(lo, hi);
     for (index_t i = 0; i < count; ++i) slot.get()[i] = static_cast<T>(d(g));
@@ -151,10 +163,14 @@ template <class K, class T>
 args<T> make_args(index_t n) {
   args<T> x;
   x.n = n;
+  // Offsets past 4 KiB (buffer): every buffer a pass writes lies below
+  // every one it reads (outputs at 0 and 256, temporaries from 1536 down to
+  // 768, so that tmp[k + 1] = f(tmp[k]) writes below its input too, inputs
+  // from 2048 up), so no load finds a recent store at its 4 KiB offset.
   for (int k = 0; k < K::inputs; ++k)
-    x.in[k] = buffer<T>("in", K::in_count(k, n), K::lo(k), K::hi(k), 1000u + static_cast<unsigned>(k));
-  for (int k = 0; k < K::outputs; ++k) x.out[k] = buffer<T>("out", n, 0, 0, static_cast<unsigned>(k));
-  for (int k = 0; k < 4; ++k) x.tmp[k] = buffer<T>("tmp", n, 0, 0, static_cast<unsigned>(k));
+    x.in[k] = buffer<T>("in", K::in_count(k, n), K::lo(k), K::hi(k), 1000u + static_cast<unsigned>(k), 2048 + 256 * k);
+  for (int k = 0; k < K::outputs; ++k) x.out[k] = buffer<T>("out", n, 0, 0, static_cast<unsigned>(k), 256 * k);
+  for (int k = 0; k < 4; ++k) x.tmp[k] = buffer<T>("tmp", n, 0, 0, static_cast<unsigned>(k), 1536 - 256 * k);
   return x;
 }
 

@@ -233,19 +233,23 @@ SINTER_NOINLINE void store_range_call(T* o, const Cursor& c, index_t lo, index_t
   store_range_sized(o, c, lo, hi, wide);
 }
 
-/// out[i] = c.load(i) for i in [begin, end), `c` a contiguous cursor (a
-/// node's linear(), or its step_row<1> of one row: the same type): assign's
-/// inline path, which takes the small passes whose fixed cost counts. The
-/// loop is inlined where GCC judges it worth it, except for a cursor with
-/// an explicit vector loop (exp, tanh, sqrt: host_simd.hpp), which calls
-/// store_range_call, the copy the general path compiles anyway: its maths
-/// cost more than the call even at 16 elements (tanh_chain, exp_add at 16
-/// to 1000: 0.97-1.09 of the inlined loop's time), and the expression's
-/// vector loop is compiled once, not twice (bench/compile_time/sinter_20.cpp
-/// 7% faster to compile at -O2). Cheap cursors keep the inlined loop:
-/// through the call, add of 16 to 100 floats took 1.2-1.4x as long.
+/// out[i] = c.load(i) for i in [begin, end), `c` a node's contiguous
+/// cursor: assign's inline path, which takes the small passes whose fixed
+/// cost counts. Forced inline: in bench_layout's large translation unit GCC
+/// had left it out of line, reading the cursor back through a reference
+/// (row_broadcast at 2^10, one row: f32 52.3 -> 49.9 ns, f64 97.5 -> 92.1;
+/// bench/compile_time/sinter_20.cpp as fast to compile, 2 KB less code).
+/// The loop is inlined (store_run, to SINTER_INLINE_STORE_OPS), except for
+/// a cursor with an explicit vector loop (exp, tanh, sqrt: host_simd.hpp),
+/// which calls store_range_call, the copy the general path compiles
+/// anyway: its maths cost more than the call even at 16 elements
+/// (tanh_chain, exp_add at 16 to 1000: 0.97-1.09 of the inlined loop's
+/// time), and the expression's vector loop is compiled once, not twice
+/// (bench/compile_time/sinter_20.cpp 7% faster to compile at -O2). Cheap
+/// cursors keep the inlined loop: through the call, add of 16 to 100
+/// floats took 1.2-1.4x as long.
 template <class T, class Cursor>
-void run_linear(T* out, const Cursor& c, index_t begin, index_t end) {
+SINTER_FORCEINLINE void run_linear(T* out, const Cursor& c, index_t begin, index_t end) {
   if constexpr (simd::applies_v<T, Cursor>) store_range_call(out, c, begin, end, false);
   else store_range_sized(out, c, begin, end, wide_pass<T>(end - begin));
 }

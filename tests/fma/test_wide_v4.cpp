@@ -104,8 +104,9 @@ TEST_CASE("wide loops: contiguous passes give the scalar loop's bits") {
   check_linear_all<std::int8_t>();
 }
 
-// Row passes: a row broadcast over an r x c matrix (unit-stride rows) and a
-// step-2 view (rows of stride 2), small and large.
+// Row passes: a row broadcast over an r x c matrix (unit-stride rows: assign's
+// inline path by rows, store_rows, whose rows take store_range_wide up to the
+// threshold) and a step-2 view (rows of stride 2), small and large.
 template <class T>
 void check_rows(index_t r, index_t c) {
   const auto n = static_cast<std::size_t>(r * c);

@@ -275,18 +275,23 @@ SINTER_FORCEINLINE void keep_scalar() noexcept {
 /// 64 x 16 from 365 on the general path to 76 (hand loop 58-80), 4 x 1000
 /// from 227 to 192 (171), 2 x 16 from 27 to 10 (4.2). A cursor with an
 /// explicit vector loop (exp, tanh: host_simd.hpp) calls store_range_call
-/// for each row instead, the loop its contiguous passes run.
+/// for each row instead, the loop its contiguous passes run; so does a
+/// pass that store_range_sized would widen (wide_pass), and a plain copy's
+/// rows go to copy_range (memmove) as the contiguous pass's do.
 template <class T, class Node>
 SINTER_NOINLINE void store_rows(T* out, index_t rows, index_t len, const Node& bound) {
   constexpr index_t line = sizeof(T) >= 64 ? 1 : 64 / static_cast<index_t>(sizeof(T));
   const Node b = bound;
   const index_t whole = len & ~(line - 1);
+  const bool wide = wide_pass<T>(rows * len);  // false where there is no wider loop
   for (index_t r = 0; r != rows; ++r) {
     T* const o = out + r * len;
     const auto c = b.template step_row<1>(extents<2>{r, 0});
     if constexpr (simd::applies_v<T, std::remove_const_t<decltype(c)>>) {
       store_range_call(o, c, 0, len, false);  // the explicit vector loop, as run_linear
-    } else {
+    } else if (wide) {
+      store_range_call(o, c, 0, len, true);  // store_range_wide, as the general path's contiguous pass
+    } else if (!copy_range(o, c, 0, len)) {   // long rows of a plain copy: memmove
       SINTER_IVDEP
       for (index_t k = 0; k < whole; ++k) o[k] = convert<T>(c.load(k));
       for (index_t k = whole; k < len; ++k) {

@@ -9,7 +9,8 @@
 // outputs and inputs starting inside their buffers, sentinels after the
 // output; and each kind of overlap rows_overlap must catch (an operand's
 // rows reaching past the output's element count, rows read backwards, a row
-// of the output broadcast), each of which gives wrong values if missed.
+// of the output broadcast), each of which gives wrong values if missed;
+// and a plain copy whose rows are long enough for memmove (copy_range).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -102,6 +103,27 @@ TEST_CASE_TEMPLATE("inline rows: maths, a cast, a generator and a scalar alone",
       for (st::index_t j = 0; j < cols; ++j)
         if (out(i, j) != vr[static_cast<std::size_t>(j)]) ++bad;
     CHECK_MESSAGE(bad == 0, "copy of a row, cols = " << cols << ": " << bad << " wrong elements");
+  }
+}
+
+TEST_CASE_TEMPLATE("inline rows: a row copied down a matrix, rows long enough for memmove", PT,
+                   SINTER_INLINE_ROWS_TYPES) {
+  using P = typename PT::first_type;
+  using T = typename PT::second_type;
+  // Rows of 36 KiB and more: a plain copy's rows go to copy_range
+  // (SINTER_MEMMOVE_MIN_BYTES, 32 KiB), shorter ones to the loop.
+  for (const st::index_t cols : {st::index_t{36864 / sizeof(T)} + 1, st::index_t{1000}}) {
+    const auto vr = inline_rows_values<T>(cols + 1, 69);
+    st::array<T, 1, P> row({cols + 1});
+    for (st::index_t j = 0; j <= cols; ++j) row(j) = vr[static_cast<std::size_t>(j)];
+    st::array<T, 2, P> out({3, cols});
+    out = T(-5);
+    out = row(st::slice(1, st::end));
+    st::index_t bad = 0;
+    for (st::index_t i = 0; i < 3; ++i)
+      for (st::index_t j = 0; j < cols; ++j)
+        if (out(i, j) != vr[static_cast<std::size_t>(j + 1)]) ++bad;
+    CHECK_MESSAGE(bad == 0, "cols = " << cols << ": " << bad << " wrong elements");
   }
 }
 

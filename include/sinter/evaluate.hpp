@@ -66,42 +66,18 @@ bool needs_temporary(const memory_leaf<T, R>& out, const Node& bound) {
   return overlaps_output(out, olo, ohi, bound);
 }
 
-/// needs_temporary for a contiguous pass of n elements (output and every
-/// leaf row-major over the same shape, so each leaf spans n elements from
-/// its pointer): a memory leaf is harmful when it overlaps the output
-/// without starting at the same address with the same element size.
+/// needs_temporary for a pass that assign runs in its caller: the output
+/// is `rows` contiguous rows of `len` from `out` (one row of n for a
+/// contiguous pass, backend<host>::inline_ok; a matrix's rows for
+/// inline_rows_ok), each leaf reads rows of `len` at stride 1, one
+/// `strides[0]` after the other (negative or 0 too). A memory leaf is
+/// harmful when its bytes overlap the output's without the output's mapping
+/// (same address, element size and row stride).
 /// Forced inline with no loop, for assign's inline path: out of line it
 /// takes the tree by reference, which makes the caller keep the tree in
 /// memory and reload it with stalling wide loads (copy and add of 1024
 /// floats 20-30% slower); the general needs_temporary forced inline there
 /// cost 10-20% more compile time (bench/compile_time.py).
-template <class T, class Node>
-SINTER_FORCEINLINE bool contiguous_overlap(const T* out, index_t n, const Node& node);
-template <class T, class Node, std::size_t... I>
-SINTER_FORCEINLINE bool children_contiguous_overlap(const T* out, index_t n, const Node& node,
-                                                    std::index_sequence<I...>) {
-  return (false || ... || contiguous_overlap(out, n, get<I>(node.args)));
-}
-template <class T, class Node>
-SINTER_FORCEINLINE bool contiguous_overlap(const T* out, index_t n, const Node& node) {
-  if constexpr (requires { node.args; }) {
-    return children_contiguous_overlap(out, n, node, std::make_index_sequence<pack_size_v<decltype(node.args)>>{});
-  } else if constexpr (is_memory_leaf<Node>::value) {
-    using U = typename Node::value_type;
-    const auto olo = reinterpret_cast<std::uintptr_t>(out), lo = reinterpret_cast<std::uintptr_t>(node.ptr);
-    const auto ohi = olo + static_cast<std::uintptr_t>(n) * sizeof(T), hi = lo + static_cast<std::uintptr_t>(n) * sizeof(U);
-    return lo < ohi && olo < hi && !(lo == olo && sizeof(U) == sizeof(T));
-  } else {
-    return false;
-  }
-}
-
-/// needs_temporary for assign's inline pass by rows (backend<host>::
-/// inline_rows_ok): the output is `rows` contiguous rows of `len` from
-/// `out`, each leaf reads rows of `len` at stride 1, one `strides[0]` after
-/// the other (negative or 0 too). A memory leaf is harmful when its bytes
-/// overlap the output's without the output's mapping (same address,
-/// element size and row stride). Forced inline, as contiguous_overlap.
 template <class T, class Node>
 SINTER_FORCEINLINE bool rows_overlap(const T* out, index_t rows, index_t len, const Node& node);
 template <class T, class Node, std::size_t... I>
@@ -115,7 +91,9 @@ SINTER_FORCEINLINE bool rows_overlap(const T* out, index_t rows, index_t len, co
     return children_rows_overlap(out, rows, len, node, std::make_index_sequence<pack_size_v<decltype(node.args)>>{});
   } else if constexpr (is_memory_leaf<Node>::value) {
     using U = typename Node::value_type;
-    const index_t step = rows > 1 ? node.strides[0] : len, reach = (rows - 1) * step;  // reach: last row's start
+    index_t step = len;  // the leaf's row stride; one row: the output's own
+    if constexpr (Node::rank >= 2) step = rows > 1 ? node.strides[0] : len;
+    const index_t reach = (rows - 1) * step;  // the last row's start
     const auto olo = reinterpret_cast<std::uintptr_t>(out), p = reinterpret_cast<std::uintptr_t>(node.ptr);
     const auto ohi = olo + static_cast<std::uintptr_t>(rows * len) * sizeof(T);
     const auto lo = p - static_cast<std::uintptr_t>(reach < 0 ? -reach : 0) * sizeof(U);
@@ -336,7 +314,7 @@ template <class P, class T, std::size_t R, class Bound>
 SINTER_FORCEINLINE bool runs_inline(const memory_leaf<T, R>& out, const Bound& bound) {
   if constexpr (requires { backend<P>::inline_ok(out, bound); })
     return backend<P>::inline_ok(out, bound) && !trace_active() &&
-           !contiguous_overlap(out.ptr, shape_size(out.shape), bound);
+           !rows_overlap(out.ptr, 1, shape_size(out.shape), bound);
   else
     return false;
 }

@@ -81,9 +81,21 @@ struct reducer {
     const bool threads = parallel && e.size() >= 2 * par_grain;
     if constexpr (shares_full_v<E, decltype(bound)>)
       if (e.size() > 0 && shares_contiguous(bound)) return reduce_host::reduce_shared<Op>(bound, e.size(), threads);
-    if constexpr (has_twins_v<std::remove_cvref_t<decltype(bound)>>)
+    if constexpr (has_twins_v<std::remove_cvref_t<decltype(bound)>>) {
       if (twins_equal(bound)) return reduce_host::reduce_range<Op>(merge_twins(bound), e.shape(), 0, e.size(), threads);
+      return full_as_written<Op>(e, threads);
+    }
     return reduce_host::reduce_range<Op>(bound, e.shape(), 0, e.size(), threads);
+  }
+
+  /// full's run of a producer whose twin pairs differ: the tree as written,
+  /// out of line. Inline, its fold's cursor (twice the pointers, passed on
+  /// the stack) made GCC realign and spill full's frame on the merged path
+  /// too: `sum((a - b) * (a - b))` of 1024 floats took 49-51 ns against
+  /// 44-45 for `sum(square(a - b))`, 46 now (bench/README.md).
+  template <class Op, class E>
+  static SINTER_NOINLINE auto full_as_written(const E& e, bool threads) {
+    return reduce_host::reduce_range<Op>(e.node().bind(e.shape()), e.shape(), 0, e.size(), threads);
   }
 
   /// out[o] = fold of the `len` elements of output o, for the permuted bound node.

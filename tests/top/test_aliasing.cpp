@@ -9,7 +9,9 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <random>
+#include <utility>
 #include <vector>
 
 namespace st = sinter;
@@ -298,5 +300,67 @@ TEST_CASE_TEMPLATE("aliasing: disjoint views of one array", P, st::host, st::par
     const auto cols = static_cast<std::size_t>(2 * side), s = static_cast<std::size_t>(side);
     for (std::size_t i = 0; i < ref.size(); ++i)
       REQUIRE(m.data()[i] == (i % cols < s ? ref[i + s] + 1.f : ref[i]));
+  }
+}
+
+// ---- untraced: assign's inline path ------------------------------------------
+
+// The cases above are traced, and a trace sends every pass down the general
+// path. Untraced, a small contiguous pass runs in assign's caller after
+// rows_overlap (evaluate.hpp) has checked its inputs against the output: a
+// shift either way, a matrix's rows shifted down, in place, and disjoint
+// halves, at sizes around the vector width and the line, in float and
+// double. A shift down the array read unchecked gives wrong values (the
+// loop reads elements it has already written).
+TEST_CASE_TEMPLATE("aliasing: untraced, through assign's inline path", PT, std::pair<st::host, float>,
+                   std::pair<st::host, double>, std::pair<st::par, float>, std::pair<st::par, double>) {
+  using P = typename PT::first_type;
+  using T = typename PT::second_type;
+  for (const index_t n : {1, 2, 15, 16, 17, 31, 33, 1000, 1031, 4099}) {
+    CAPTURE(n);
+    const auto un = static_cast<std::size_t>(n);
+    std::mt19937 gen(static_cast<unsigned>(n));
+    std::uniform_real_distribution<T> u(T(-10), T(10));
+    std::vector<T> ref(2 * un);
+    for (T& v : ref) v = u(gen);
+    st::array<T, 1, P> a({2 * n});
+    auto reset = [&] { std::copy(ref.begin(), ref.end(), a.data()); };
+    // a[1:] = a[:-1] * 2 + 1: each element reads its left neighbour's old value.
+    reset();
+    a(st::slice(1, st::end)) = a(st::slice(0, -1)) * T(2) + T(1);
+    index_t bad = 0;
+    for (std::size_t i = 1; i < 2 * un; ++i) bad += a.data()[i] != ref[i - 1] * T(2) + T(1);
+    CHECK_MESSAGE(bad == 0, "a[1:] = a[:-1] * 2 + 1: " << bad << " elements wrong");
+    CHECK(a(0) == ref[0]);
+    // a[:-3] = a[3:] - a[:-3]: ahead by 3, and itself.
+    reset();
+    a(st::slice(0, -3)) = a(st::slice(3, st::end)) - a(st::slice(0, -3));
+    bad = 0;
+    for (std::size_t i = 0; i + 3 < 2 * un; ++i) bad += a.data()[i] != ref[i + 3] - ref[i];
+    for (std::size_t i = 2 * un >= 3 ? 2 * un - 3 : 0; i < 2 * un; ++i) bad += a.data()[i] != ref[i];
+    CHECK_MESSAGE(bad == 0, "a[:-3] = a[3:] - a[:-3]: " << bad << " elements wrong");
+    // In place, one mapping: no temporary needed, values as written.
+    reset();
+    a = a * T(3) + a;
+    bad = 0;
+    for (std::size_t i = 0; i < 2 * un; ++i) bad += a.data()[i] != ref[i] * T(3) + ref[i];
+    CHECK_MESSAGE(bad == 0, "a = a * 3 + a: " << bad << " elements wrong");
+    // Disjoint halves of one array.
+    reset();
+    a(st::slice(0, n)) = a(st::slice(n, st::end)) * T(0.5);
+    bad = 0;
+    for (std::size_t i = 0; i < un; ++i) bad += a.data()[i] != ref[i + un] * T(0.5) || a.data()[i + un] != ref[i + un];
+    CHECK_MESSAGE(bad == 0, "a[:n] = a[n:] * 0.5: " << bad << " elements wrong");
+    // A matrix of 2 x n: its whole rows, one row down (one contiguous pass).
+    st::array<T, 2, P> m({3, n});
+    std::copy(ref.begin(), ref.end(), m.data());
+    std::copy(ref.begin(), ref.begin() + n, m.data() + 2 * n);
+    m(st::slice(1, st::end), st::all) = m(st::slice(0, 2), st::all) + T(1);
+    bad = 0;
+    for (std::size_t i = 0; i < 3 * un; ++i) {
+      const T old = i < 2 * un ? ref[i] : ref[i - 2 * un];
+      bad += m.data()[i] != (i < un ? old : ref[i - un] + T(1));
+    }
+    CHECK_MESSAGE(bad == 0, "m[1:] = m[:-1] + 1: " << bad << " elements wrong");
   }
 }

@@ -183,7 +183,7 @@ struct memory_leaf {
   SINTER_HD memory_leaf<T, RO, Dense> bind(const extents<RO>& out) const {
     return {ptr, out, broadcast_strides(shape, strides, out)};
   }
-  SINTER_HD bool unit() const { return is_row_major(shape, strides); }
+  SINTER_HD SINTER_FORCEINLINE bool unit() const { return is_row_major(shape, strides); }
   SINTER_HD bool mergeable(std::size_t d) const { return mergeable_axes(shape, strides, d); }
   SINTER_HD memory_leaf merged(std::size_t d) const {
     memory_leaf m = *this;
@@ -276,7 +276,7 @@ struct gen_leaf {
   SINTER_HD gen_leaf<G, RO> bind(const extents<RO>& out) const {
     return {gen, base, out, broadcast_strides(shape, strides, out)};
   }
-  SINTER_HD bool unit() const { return is_row_major(shape, strides); }
+  SINTER_HD SINTER_FORCEINLINE bool unit() const { return is_row_major(shape, strides); }
   SINTER_HD bool mergeable(std::size_t d) const { return mergeable_axes(shape, strides, d); }
   SINTER_HD gen_leaf merged(std::size_t d) const {
     gen_leaf m = *this;

@@ -102,10 +102,10 @@ struct map_node : fn_slot<F> {
   }
 
   template <std::size_t... I>
-  SINTER_HD bool unit_impl(std::index_sequence<I...>) const {
+  SINTER_HD SINTER_FORCEINLINE bool unit_impl(std::index_sequence<I...>) const {
     return (true && ... && get<I>(args).unit());
   }
-  SINTER_HD bool unit() const { return unit_impl(std::index_sequence_for<A...>{}); }
+  SINTER_HD SINTER_FORCEINLINE bool unit() const { return unit_impl(std::index_sequence_for<A...>{}); }
 
   template <std::size_t... I>
   SINTER_HD bool mergeable_impl(std::size_t d, std::index_sequence<I...>) const {

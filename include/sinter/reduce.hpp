@@ -92,7 +92,9 @@ struct reducer {
   /// out of line. Inline, its fold's cursor (twice the pointers, passed on
   /// the stack) made GCC realign and spill full's frame on the merged path
   /// too: `sum((a - b) * (a - b))` of 1024 floats took 49-51 ns against
-  /// 44-45 for `sum(square(a - b))`, 46 now (bench/README.md).
+  /// 44-45 for `sum(square(a - b))`, now 46 (a scratch program; in
+  /// bench_layout 47.6 -> 42-43: bench/README.md, "Two calls GCC left in
+  /// the way").
   template <class Op, class E>
   static SINTER_NOINLINE auto full_as_written(const E& e, bool threads) {
     return reduce_host::reduce_range<Op>(e.node().bind(e.shape()), e.shape(), 0, e.size(), threads);

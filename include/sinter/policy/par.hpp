@@ -42,8 +42,10 @@ index_t for_chunks(index_t n, int threads, F&& f) {
   return chunks;
 }
 
-/// A parallel pass's trace detail: its path, threads and chunks.
-inline std::string par_detail(const char* path, int threads, index_t chunks) {
+/// A parallel pass's trace detail: its path, threads and chunks. Out of
+/// line, one copy per program: inlined into run_tie_parallel, GCC 12 raised
+/// a false -Wrestrict in std::string's operator+ there.
+SINTER_NOINLINE std::string par_detail(const char* path, int threads, index_t chunks) {
   return std::string(path) + " " + std::to_string(threads) + " threads, " + std::to_string(chunks) + " chunks";
 }
 
@@ -96,7 +98,7 @@ void run_tie_parallel(const std::tuple<memory_leaf<T, R>...>& outs, const std::t
     if (stream) stream_fence();
   });
   if (detail) {
-    const std::string mid = " " + std::to_string(threads) + " threads, " + std::to_string(chunks) + " chunks";
+    const std::string mid = par_detail("", threads, chunks);
     *detail = tie_detail(sizeof...(T) > 1, stream, mid, share);
   }
 }

@@ -429,8 +429,9 @@ SINTER_FORCEINLINE bool one_unit_tile(const Node& node, index_t len) {
 /// node's tiles fold from one cursor built here, in a lambda of its own:
 /// tested and built per tile, inside the lambda that also holds the
 /// strided path's tile buffer (16 KiB of stack), a float dot product of
-/// 2^14 to 2^18 elements (in L2) ran at 0.92 of the tiles' folds called
-/// directly; now 0.96 (bench/README.md, "Tiles of a contiguous reduction").
+/// 2^14 to 2^18 elements (in L2) ran at 0.93 of the tiles' folds called
+/// directly; now 0.95-0.97 (bench/README.md, "Tiles of a contiguous
+/// reduction").
 template <class Op, std::size_t R, class Node>
 auto reduce_tiles(const Node& node, const extents<R>& shape, index_t s, index_t len, bool parallel,
                   index_t origin) {

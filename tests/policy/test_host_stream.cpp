@@ -6,6 +6,9 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <limits>
 #include <random>
 #include <sinter/sinter.hpp>
@@ -148,4 +151,59 @@ TEST_CASE("streaming threshold: default from the cache size, settable, off above
   CHECK(b(998) == 2.f);
   CHECK(c(999) == 2.f);
   st::set_streaming_threshold(saved);
+}
+
+// The threshold's cache size (policy/host_cache.hpp): sysfs sizes parsed,
+// the highest data or unified level chosen from a fake sysfs tree, and on
+// Linux the default read from the real one (not glibc's sysconf, which on
+// AMD reports the whole package's L3).
+TEST_CASE("streaming threshold: last-level cache size from sysfs") {
+  using st::detail::parse_cache_size;
+  CHECK(parse_cache_size("32768K\n") == std::size_t{32} << 20);
+  CHECK(parse_cache_size("1M") == std::size_t{1} << 20);
+  CHECK(parse_cache_size("2G\n") == std::size_t{2} << 30);
+  CHECK(parse_cache_size("512") == 512);
+  CHECK(parse_cache_size("") == 0);
+  CHECK(parse_cache_size("K") == 0);
+  CHECK(parse_cache_size("12Q") == 0);
+  CHECK(parse_cache_size("12K junk") == 0);
+
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / ("sinter_cache_test_" + std::to_string(std::random_device{}()));
+  // One cpu directory with the given caches: {level, type, size} each.
+  const auto make_cpu = [&](const std::string& name, const std::vector<std::vector<std::string>>& caches) {
+    for (std::size_t k = 0; k < caches.size(); ++k) {
+      const fs::path d = root / name / "cache" / ("index" + std::to_string(k));
+      fs::create_directories(d);
+      const char* files[] = {"level", "type", "size"};
+      for (std::size_t f = 0; f < 3; ++f)
+        if (!caches[k][f].empty()) std::ofstream(d / files[f]) << caches[k][f] << "\n";
+    }
+    return (root / name).string();
+  };
+  const auto llc = [](const std::string& dir) { return st::detail::sysfs_last_level_cache_bytes(dir.c_str()); };
+  // A Zen 4 core: L1d, L1i, L2, and the L3 of its CCX.
+  CHECK(llc(make_cpu("zen", {{"1", "Data", "32K"}, {"1", "Instruction", "32K"}, {"2", "Unified", "1024K"},
+                             {"3", "Unified", "32768K"}})) == std::size_t{32} << 20);
+  // No L3: the L2.
+  CHECK(llc(make_cpu("l2", {{"1", "Data", "48K"}, {"2", "Unified", "2048K"}, {"1", "Instruction", "32K"}})) ==
+        std::size_t{2} << 20);
+  // An instruction cache never counts, even at the highest level listed.
+  CHECK(llc(make_cpu("icache", {{"2", "Unified", "1M"}, {"3", "Instruction", "64M"}})) == std::size_t{1} << 20);
+  // An unreadable size at the top level falls back to the next level; a
+  // missing type file skips that cache.
+  CHECK(llc(make_cpu("bad", {{"2", "Unified", "512K"}, {"3", "Unified", "lots"}, {"4", "", "1G"}})) ==
+        std::size_t{512} << 10);
+  // Two caches at one level: the larger.
+  CHECK(llc(make_cpu("two", {{"3", "Unified", "16M"}, {"3", "Data", "96M"}, {"2", "Unified", "1M"}})) ==
+        std::size_t{96} << 20);
+  // Nothing there.
+  CHECK(llc((root / "absent").string()) == 0);
+  fs::remove_all(root);
+
+#if defined(__linux__)
+  const std::size_t real = st::detail::sysfs_last_level_cache_bytes("/sys/devices/system/cpu/cpu0");
+  if (real > 0) CHECK(st::detail::last_level_cache_bytes() == real);
+  if (real > 0 && !std::getenv("SINTER_STREAMING_THRESHOLD")) CHECK(st::detail::default_streaming_threshold() == real / 2);
+#endif
 }

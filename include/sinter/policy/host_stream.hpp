@@ -20,25 +20,11 @@
 #define SINTER_HAS_STREAM_STORES 0
 #endif
 
-#if defined(__unix__) || defined(__APPLE__)
-#include <unistd.h>
-#endif
-
+#include "host_cache.hpp"
 #include "host_loop.hpp"
 
 namespace sinter {
 namespace detail {
-
-/// The last-level cache size in bytes, as the C library reports it; 32 MiB
-/// when it does not.
-inline std::size_t last_level_cache_bytes() noexcept {
-  long bytes = -1;
-#if defined(_SC_LEVEL3_CACHE_SIZE)
-  bytes = sysconf(_SC_LEVEL3_CACHE_SIZE);
-  if (bytes <= 0) bytes = sysconf(_SC_LEVEL2_CACHE_SIZE);
-#endif
-  return bytes > 0 ? static_cast<std::size_t>(bytes) : std::size_t{32} << 20;
-}
 
 /// The streaming threshold in bytes, read by every host pass without a
 /// call (a constant-initialised atomic; a call on a small pass's path makes

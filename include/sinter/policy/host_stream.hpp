@@ -34,7 +34,7 @@ inline constexpr std::size_t threshold_unset = SIZE_MAX;
 inline std::atomic<std::size_t> streaming_threshold_bytes{threshold_unset};
 
 /// The default threshold: SINTER_STREAMING_THRESHOLD, else half the
-/// last-level cache.
+/// last-level cache (last_level_cache_bytes, host_cache.hpp).
 inline std::size_t default_streaming_threshold() noexcept {
   // getenv is only racy against setenv; this runs once per process, or a
   // few times if threads race to the first pass (same answer each time).
@@ -59,7 +59,8 @@ SINTER_NOINLINE std::size_t init_streaming_threshold() noexcept {
 
 /// Host passes that write at least this many bytes into contiguous memory use
 /// streaming stores (bypassing the cache). Default: half the last-level
-/// cache, or the SINTER_STREAMING_THRESHOLD environment variable (bytes).
+/// cache CPU 0 shares (host_cache.hpp), or the SINTER_STREAMING_THRESHOLD
+/// environment variable (bytes).
 /// `sinter::set_streaming_threshold(SIZE_MAX)` turns streaming off.
 SINTER_FORCEINLINE std::size_t streaming_threshold() noexcept {
   const std::size_t t = detail::streaming_threshold_bytes.load(std::memory_order_relaxed);

@@ -2,11 +2,13 @@
 /// \file host_cache.hpp
 /// The size of the last-level cache one CPU can use, which sets the host
 /// streaming threshold (host_stream.hpp). On Linux it comes from sysfs
-/// (/sys/devices/system/cpu/cpu0/cache), the cache instance CPU 0 shares:
-/// on AMD processors glibc's sysconf(_SC_LEVEL3_CACHE_SIZE) reports the whole
-/// package's L3 (320 MiB on an EPYC whose cores each share a 32 MiB L3), and
-/// a threshold of half that left passes of 16 to 128 MiB unstreamed (a float
-/// triad of 2^22 elements ran at 17 GB/s where streaming gives 34).
+/// (/sys/devices/system/cpu/cpu0/cache), the cache instance CPU 0 shares.
+/// glibc's sysconf(_SC_LEVEL3_CACHE_SIZE) can report more than one core
+/// can use on AMD processors: 320 MiB on the Zen 4 EPYC of bench/README.md,
+/// whose sysfs lists a 32 MiB L3 (.NET's garbage collector met the same and
+/// reads sysfs first too: dotnet/runtime pull request 108492). Half of 320
+/// MiB left passes writing 16 to 160 MiB unstreamed there (a float triad
+/// of 2^22 elements ran at 25-30 GB/s, 46-50 streamed).
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>

@@ -133,6 +133,60 @@ TEST_CASE("streaming stores: in-place update with the same mapping, and fused ma
   CHECK(bad == 0);
 }
 
+// A maths expression (tanh, exp: the explicit vector loop, streamed from
+// the registers) streamed into an output `offset` elements into its buffer:
+// the same bits as the pass without streaming, and a double loop's values.
+template <class T, class P>
+void check_streamed_maths(st::index_t n, st::index_t offset) {
+  const auto va = random_values(static_cast<std::size_t>(n), 41), vb = random_values(static_cast<std::size_t>(n), 42),
+             vc = random_values(static_cast<std::size_t>(n), 43);
+  st::array<T, 1, P> a({n}), b({n}), c({n}), streamed({n + offset}), cached({n + offset});
+  for (st::index_t i = 0; i < n; ++i) {
+    a(i) = static_cast<T>(va[static_cast<std::size_t>(i)] / 10);
+    b(i) = static_cast<T>(vb[static_cast<std::size_t>(i)] / 10);
+    c(i) = static_cast<T>(vc[static_cast<std::size_t>(i)]);
+  }
+  for (int k = 0; k < 2; ++k) {
+    streamed = T(7);
+    cached = T(7);
+    {
+      sinter_test::streaming_scope off(false);
+      if (k == 0) cached(st::slice(offset, st::end)) = st::tanh(a * T(0.5) + b) * c - st::sqrt(st::abs(a));
+      else cached(st::slice(offset, st::end)) = st::exp(a + b) * T(2);
+    }
+    st::trace_scope t;
+    if (k == 0) streamed(st::slice(offset, st::end)) = st::tanh(a * T(0.5) + b) * c - st::sqrt(st::abs(a));
+    else streamed(st::slice(offset, st::end)) = st::exp(a + b) * T(2);
+    const auto passes = t.passes();
+    REQUIRE(passes.size() == 1);
+    if (n > 0) CHECK_MESSAGE(passes[0].detail.find("streaming") != std::string::npos, passes[0].detail);
+    for (st::index_t i = 0; i < offset; ++i) CHECK(streamed(i) == T(7));
+    const double eps = static_cast<double>(std::numeric_limits<T>::epsilon());
+    st::index_t differ = 0, bad = 0;
+    for (st::index_t i = 0; i < n; ++i) {
+      const T got = streamed(i + offset);
+      if (!(got == cached(i + offset))) ++differ;
+      const double x = static_cast<double>(a(i)), y = static_cast<double>(b(i)), z = static_cast<double>(c(i));
+      const double want = k == 0 ? std::tanh(x * 0.5 + y) * z - std::sqrt(std::abs(x)) : std::exp(x + y) * 2;
+      const double scale = k == 0 ? std::abs(z) + std::sqrt(std::abs(x)) : std::abs(want);
+      if (!(std::abs(static_cast<double>(got) - want) <= 8 * eps * scale)) ++bad;
+    }
+    CHECK_MESSAGE(differ == 0, "n = " << n << ", offset = " << offset << ", kernel " << k << ": " << differ
+                                      << " elements differ from the unstreamed pass");
+    CHECK_MESSAGE(bad == 0, "n = " << n << ", offset = " << offset << ", kernel " << k << ": " << bad
+                                   << " elements off the double loop");
+  }
+}
+
+TEST_CASE_TEMPLATE("streaming stores: maths expressions, straight from the vector loop", P, st::host, st::par) {
+  sinter_test::streaming_scope on(true);
+  for (st::index_t n : sizes)
+    for (st::index_t offset : {0, 1, 5}) {
+      check_streamed_maths<float, P>(n, offset);
+      check_streamed_maths<double, P>(n, offset);
+    }
+}
+
 TEST_CASE("streaming threshold: default from the cache size, settable, off above the pass size") {
   const std::size_t saved = st::streaming_threshold();
   CHECK(saved > 0);

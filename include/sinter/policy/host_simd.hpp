@@ -48,6 +48,9 @@
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
+#if defined(__AVX2__) || defined(__AVX512F__)
+#include <immintrin.h>
+#endif
 
 #include "../core/leaf.hpp"
 #include "../core/map_node.hpp"
@@ -508,6 +511,35 @@ SINTER_FORCEINLINE void store_vectors(T* dst, const C& cursor, index_t from, ind
   }
 }
 
+/// One vector stored to `p` (aligned to vector_bytes) with a non-temporal
+/// store.
+template <class T>
+SINTER_FORCEINLINE void stream_vec(T* p, const vec<T>& v) {
+#if defined(__AVX512F__)
+  _mm512_stream_si512(reinterpret_cast<__m512i*>(p), reinterpret_cast<const __m512i&>(v));
+#else
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(p), reinterpret_cast<const __m256i&>(v));
+#endif
+}
+
+/// store_vectors with non-temporal stores straight from the registers:
+/// dst[k] = c.load(from + k), k in [0, n), n whole vectors, dst aligned to
+/// vector_bytes. The streaming pass of a cursor with an explicit vector
+/// loop (stream_range, host_stream.hpp).
+template <class T, class C>
+SINTER_FORCEINLINE void stream_vectors(T* dst, const C& cursor, index_t from, index_t n) {
+  const C c = cursor;  // as in store_vectors
+  index_t k = 0;
+  if constexpr (pair_steps && eval<C, T>::pairs) {
+    for (; k + 2 * width<T> <= n; k += 2 * width<T>) {
+      const pair<T> v = eval<C, T>::load2(c, from + k);
+      stream_vec<T>(dst + k, v.a);
+      stream_vec<T>(dst + k + width<T>, v.b);
+    }
+  }
+  for (; k < n; k += width<T>) stream_vec<T>(dst + k, eval<C, T>::load(c, from + k));
+}
+
 /// o[i] = c.load(i) for i in [lo, hi), whole vectors, then one masked.
 template <class T, class C>
 SINTER_FORCEINLINE void store_range(T* o, const C& c, index_t lo, index_t hi) {
@@ -524,6 +556,8 @@ template <class T, class C>
 inline constexpr bool evaluates_v = false;
 template <class T, class C>
 void store_vectors(T*, const C&, index_t, index_t) {}
+template <class T, class C>
+void stream_vectors(T*, const C&, index_t, index_t) {}
 template <class T, class C>
 void store_range(T*, const C&, index_t, index_t) {}
 #endif

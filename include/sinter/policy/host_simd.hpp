@@ -489,28 +489,6 @@ inline constexpr bool applies_v = [] {
   else return false;
 }();
 
-/// dst[k] = c.load(from + k) for k in [0, n), n a multiple of width<T>:
-/// store_range's whole vectors, and a streamed pass's blocks.
-template <class T, class C>
-SINTER_FORCEINLINE void store_vectors(T* dst, const C& cursor, index_t from, index_t n) {
-  // A local copy: the stores through dst cannot alias it, so its pointers
-  // and scalars stay in registers (read through the reference, GCC
-  // reloaded them after every store).
-  const C c = cursor;
-  index_t k = 0;
-  if constexpr (pair_steps && eval<C, T>::pairs) {
-    for (; k + 2 * width<T> <= n; k += 2 * width<T>) {
-      const pair<T> v = eval<C, T>::load2(c, from + k);
-      std::memcpy(dst + k, &v.a, sizeof v.a);
-      std::memcpy(dst + k + width<T>, &v.b, sizeof v.b);
-    }
-  }
-  for (; k < n; k += width<T>) {
-    const vec<T> v = eval<C, T>::load(c, from + k);
-    std::memcpy(dst + k, &v, sizeof v);
-  }
-}
-
 /// One vector stored to `p` (aligned to vector_bytes) with a non-temporal
 /// store.
 template <class T>
@@ -522,22 +500,52 @@ SINTER_FORCEINLINE void stream_vec(T* p, const vec<T>& v) {
 #endif
 }
 
-/// store_vectors with non-temporal stores straight from the registers:
-/// dst[k] = c.load(from + k), k in [0, n), n whole vectors, dst aligned to
-/// vector_bytes. The streaming pass of a cursor with an explicit vector
-/// loop (stream_range, host_stream.hpp).
-template <class T, class C>
-SINTER_FORCEINLINE void stream_vectors(T* dst, const C& cursor, index_t from, index_t n) {
-  const C c = cursor;  // as in store_vectors
+/// How put_vectors stores a vector: an ordinary store at any alignment.
+struct plain_store {
+  template <class T>
+  static SINTER_FORCEINLINE void put(T* p, const vec<T>& v) { std::memcpy(p, &v, sizeof v); }
+};
+
+/// How put_vectors stores a vector: non-temporal, `p` aligned to
+/// vector_bytes.
+struct streaming_store {
+  template <class T>
+  static SINTER_FORCEINLINE void put(T* p, const vec<T>& v) { stream_vec<T>(p, v); }
+};
+
+/// dst[k] = c.load(from + k) for k in [0, n), n a multiple of width<T>, each
+/// vector stored by Store::put straight from the registers: pairs of
+/// vectors where the cursor has them, then single vectors.
+template <class Store, class T, class C>
+SINTER_FORCEINLINE void put_vectors(T* dst, const C& cursor, index_t from, index_t n) {
+  // A local copy: the stores through dst cannot alias it, so its pointers
+  // and scalars stay in registers (read through the reference, GCC
+  // reloaded them after every store).
+  const C c = cursor;
   index_t k = 0;
   if constexpr (pair_steps && eval<C, T>::pairs) {
     for (; k + 2 * width<T> <= n; k += 2 * width<T>) {
       const pair<T> v = eval<C, T>::load2(c, from + k);
-      stream_vec<T>(dst + k, v.a);
-      stream_vec<T>(dst + k + width<T>, v.b);
+      Store::put(dst + k, v.a);
+      Store::put(dst + k + width<T>, v.b);
     }
   }
-  for (; k < n; k += width<T>) stream_vec<T>(dst + k, eval<C, T>::load(c, from + k));
+  for (; k < n; k += width<T>) Store::put(dst + k, eval<C, T>::load(c, from + k));
+}
+
+/// put_vectors with ordinary stores: store_range's whole vectors, and a
+/// streamed pass's blocks.
+template <class T, class C>
+SINTER_FORCEINLINE void store_vectors(T* dst, const C& cursor, index_t from, index_t n) {
+  put_vectors<plain_store>(dst, cursor, from, n);
+}
+
+/// put_vectors with non-temporal stores, dst aligned to vector_bytes: the
+/// streaming pass of a cursor with an explicit vector loop (stream_range,
+/// host_stream.hpp).
+template <class T, class C>
+SINTER_FORCEINLINE void stream_vectors(T* dst, const C& cursor, index_t from, index_t n) {
+  put_vectors<streaming_store>(dst, cursor, from, n);
 }
 
 /// o[i] = c.load(i) for i in [lo, hi), whole vectors, then one masked.

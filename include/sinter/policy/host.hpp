@@ -30,14 +30,16 @@ bool streams_rows(const memory_leaf<T, R>& out) {
 
 /// How a host pass of rank >= 1 runs, chosen once per pass: contiguous or
 /// by rows, with streaming stores when the output is large (host_stream.hpp).
-/// `step2`: a row pass, not streamed, whose output rows are contiguous and
-/// whose every leaf reads its rows at stride 2 (`a[::2] * 2 + b[1::2]`;
-/// scalars go with anything, but not scalars alone): the loop knows the
-/// stride at compile time and loads and shuffles instead of gathering.
-/// `step1`: every leaf's rows at stride 1 (a row broadcast), each row the
-/// contiguous loop. Any other pass ("strided", "strided streaming") runs
-/// the contiguous loop over gathered blocks (host_buffered.hpp). The names
-/// are the trace's.
+/// `step2`: a row pass whose output rows are contiguous and whose every
+/// leaf reads its rows at stride 2 (`a[::2] * 2 + b[1::2]`; scalars go
+/// with anything, but not scalars alone): the loop knows the stride at
+/// compile time and loads and shuffles instead of gathering, streamed or
+/// not. `step1`: every leaf's rows at stride 1 (a row broadcast), each row
+/// the contiguous loop, not streamed. Any other pass ("strided", "strided
+/// streaming", a streamed row broadcast) runs the contiguous loop over
+/// gathered blocks (host_buffered.hpp). A pass streams by rows only if
+/// they are long (streams_rows); else it takes the unstreamed path. The
+/// names are the trace's.
 struct host_path {
   bool contiguous;
   bool stream;
@@ -45,7 +47,7 @@ struct host_path {
   bool step1;
   const char* name() const {
     if (contiguous) return stream ? "contiguous streaming" : "contiguous";
-    if (step2) return "strided (step 2)";
+    if (step2) return stream ? "strided (step 2) streaming" : "strided (step 2)";
     if (step1) return "strided (step 1)";
     return stream ? "strided streaming" : "strided";
   }
@@ -71,11 +73,11 @@ template <class T, std::size_t R, class Node>
 SINTER_FORCEINLINE host_path choose_host_path(const memory_leaf<T, R>& out, const Node& bound, index_t n) {
   const bool stream = use_streaming(static_cast<std::size_t>(n) * sizeof(T));
   if (out.unit() && bound.unit()) return {true, stream, false, false};
-  if (stream) return {false, streams_rows(out), false, false};
-  if (!out.rows_step_is(1)) return {false, false, false, false};
+  const bool rows = stream && streams_rows(out);  // else as if unstreamed
+  if (!out.rows_step_is(1)) return {false, rows, false, false};
   const bool step1 = bound.rows_step_is(1);
-  if constexpr (!step2_possible_v<Node>) return {false, false, false, step1};
-  else return {false, false, !step1 && bound.rows_step_is(2), step1};
+  if constexpr (!step2_possible_v<Node>) return {false, rows, false, step1 && !rows};
+  else return {false, rows, !step1 && bound.rows_step_is(2), step1 && !rows};
 }
 
 /// Flat positions [b, e) of the pass `out = bound` along `path`; host runs
@@ -89,14 +91,17 @@ SINTER_FORCEINLINE void run_host_range(host_path path, const memory_leaf<T, R>& 
     if (path.stream) run_linear_streaming(out.ptr, bound, b, e);
     else run_linear_shared(out.ptr, bound, b, e);
   } else if (step2_possible_v<Node> && path.step2) {
-    if constexpr (step2_possible_v<Node>) run_rows<2>(out, bound, b, e);
+    if constexpr (step2_possible_v<Node>) {
+      if (path.stream) run_rows_streaming<2>(out, bound, b, e);
+      else run_rows<2>(out, bound, b, e);
+    }
   } else if (R > 1 && path.step1) {  // at rank 1 a step-1 pass is contiguous
     if constexpr (R > 1) run_rows<1>(out, bound, b, e);
   } else if constexpr (bufferable_v<Node>) {
     run_buffered(out, bound, b, e, path.stream);
     if (path.stream) stream_fence();
   } else {
-    if (path.stream) run_rows_streaming(out, bound, b, e);
+    if (path.stream) run_rows_streaming<0>(out, bound, b, e);
     else run_rows<0>(out, bound, b, e);
   }
 }

@@ -185,10 +185,11 @@ void run_linear_streaming(T* out, const Node& node, index_t begin, index_t end) 
   stream_fence();
 }
 
-/// run_rows with streaming stores, for unit-stride output rows.
-template <class T, std::size_t R, class Node>
+/// run_rows with streaming stores, for unit-stride output rows (K as in
+/// run_rows: every leaf's rows at stride K, or 0 for run-time strides).
+template <index_t K, class T, std::size_t R, class Node>
 void run_rows_streaming(const memory_leaf<T, R>& out, const Node& node, index_t s, index_t e) {
-  for_row_pieces<0>(out, node, s, e,
+  for_row_pieces<K>(out, node, s, e,
                     [](T* o, const auto& c, index_t j0, index_t j1) { stream_range(o, c, j0, j1); });
   stream_fence();
 }

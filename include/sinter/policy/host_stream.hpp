@@ -123,10 +123,11 @@ inline void keep_block([[maybe_unused]] const void* buf) noexcept {
 }
 
 /// o[i] = c.load(i) for i in [lo, hi) with streaming stores for the 64-byte
-/// aligned blocks; the head before the first aligned line and the tail
-/// after the last whole block (under 256 bytes) take ordinary stores, through
-/// store_range_call (the cursor type's one out-of-line loop, which other
-/// paths share). The caller fences (stream_fence) once after its last range.
+/// aligned blocks, then for the whole 64-byte lines after the last block;
+/// the head before the first aligned line and the tail after the last
+/// whole line take ordinary stores, through store_range_call (the cursor
+/// type's one out-of-line loop, which other paths share). The caller
+/// fences (stream_fence) once after its last range.
 template <class T, class Cursor>
 void stream_range(T* o, const Cursor& c, index_t lo, index_t hi) {
   static_assert(64 % sizeof(T) == 0, "streaming stores need an element size dividing 64 bytes");
@@ -136,6 +137,14 @@ void stream_range(T* o, const Cursor& c, index_t lo, index_t hi) {
   // ran at 17 GB/s, against 33-35 with 256-byte blocks (a streamed add:
   // 64 B 35, 256 B 34-35, 1 KiB 33, 4 KiB 22-24).
   constexpr index_t block = 256 / static_cast<index_t>(sizeof(T));
+  // After the blocks, whole lines stream one at a time: a row broadcast
+  // streams each row of 1000 floats (4000 bytes) on its own, and with the
+  // 128-160 bytes after its last block stored through the cache it ran
+  // 1.11-1.32x as long at 2^24 and 2^26 elements, 1.02-1.05x at 2^22
+  // (bench/header_ab kernel 24, Zen 5). Rows of 1000 doubles (one line
+  // after the blocks) ran 2-5% faster that way (kernel 26): kept for the
+  // floats' gain.
+  constexpr index_t line = 64 / static_cast<index_t>(sizeof(T));
   index_t i = lo;
   // Ordinary stores until o + i is 64-byte aligned (everything, if o itself
   // is not aligned to its element size).
@@ -163,7 +172,7 @@ void stream_range(T* o, const Cursor& c, index_t lo, index_t hi) {
     // inputs in L2: each vector was stored twice and loaded once more, and
     // the long chains in flight filled the store queue (a guess, not
     // measured); float tanh and exp 3-9% faster too.
-    const index_t whole = (hi - i) - (hi - i) % block;
+    const index_t whole = (hi - i) - (hi - i) % line;
     simd::stream_vectors(o + i, cur, i, whole);
     i += whole;
   } else {
@@ -172,6 +181,12 @@ void stream_range(T* o, const Cursor& c, index_t lo, index_t hi) {
       SINTER_IVDEP
       for (index_t j = 0; j < block; ++j) buf[j] = convert<T>(cur.load(i + j));
       stream_copy(o + i, buf, sizeof(buf));
+      keep_block(buf);
+    }
+    for (; hi - i >= line; i += line) {
+      SINTER_IVDEP
+      for (index_t j = 0; j < line; ++j) buf[j] = convert<T>(cur.load(i + j));
+      stream_copy(o + i, buf, 64);
       keep_block(buf);
     }
   }

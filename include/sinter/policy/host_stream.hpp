@@ -122,6 +122,20 @@ inline void keep_block([[maybe_unused]] const void* buf) noexcept {
 #endif
 }
 
+/// o[k] = cur.load(k) for whole chunks of N elements from i while they fit
+/// before hi, each computed into `buf` (64-byte aligned, N elements, in L1)
+/// and copied out with streaming stores; returns where they stopped.
+template <index_t N, class T, class Cursor>
+SINTER_FORCEINLINE index_t stream_chunks(T* o, const Cursor& cur, index_t i, index_t hi, T* buf) {
+  for (; hi - i >= N; i += N) {
+    SINTER_IVDEP
+    for (index_t j = 0; j < N; ++j) buf[j] = convert<T>(cur.load(i + j));
+    stream_copy(o + i, buf, static_cast<std::size_t>(N) * sizeof(T));
+    keep_block(buf);
+  }
+  return i;
+}
+
 /// o[i] = c.load(i) for i in [lo, hi) with streaming stores for the 64-byte
 /// aligned blocks, then for the whole 64-byte lines after the last block;
 /// the head before the first aligned line and the tail after the last
@@ -177,18 +191,8 @@ void stream_range(T* o, const Cursor& c, index_t lo, index_t hi) {
     i += whole;
   } else {
     alignas(64) T buf[block];
-    for (; hi - i >= block; i += block) {
-      SINTER_IVDEP
-      for (index_t j = 0; j < block; ++j) buf[j] = convert<T>(cur.load(i + j));
-      stream_copy(o + i, buf, sizeof(buf));
-      keep_block(buf);
-    }
-    for (; hi - i >= line; i += line) {
-      SINTER_IVDEP
-      for (index_t j = 0; j < line; ++j) buf[j] = convert<T>(cur.load(i + j));
-      stream_copy(o + i, buf, 64);
-      keep_block(buf);
-    }
+    i = stream_chunks<block>(o, cur, i, hi, buf);
+    i = stream_chunks<line>(o, cur, i, hi, buf);
   }
   if (i < hi) store_range_call(o, c, i, hi, false);
 }

@@ -156,7 +156,7 @@ void stream_range(T* o, const Cursor& c, index_t lo, index_t hi) {
   // 128-160 bytes after its last block stored through the cache it ran
   // 1.11-1.32x as long at 2^24 and 2^26 elements, 1.02-1.05x at 2^22
   // (bench/header_ab kernel 24, Zen 5). Rows of 1000 doubles (one line
-  // after the blocks) ran 2-5% faster that way (kernel 26): kept for the
+  // after the blocks) ran 2-8% faster that way (kernel 26): kept for the
   // floats' gain.
   constexpr index_t line = 64 / static_cast<index_t>(sizeof(T));
   index_t i = lo;

@@ -380,33 +380,48 @@ A combine_partials(const A* p, std::size_t n) {
   return Op::combine(lo, combine_partials<Op>(p + h, n - h));
 }
 
+/// partial[t] = fold(b, e) for tiles t in [t0, t1) of the range [s, end),
+/// t's flat positions [b, e). Everything arrives by value: the fold (a
+/// contiguous reduction's holds its cursor) and the bounds are this call's
+/// own, which no other code can see, so they stay in registers across the
+/// calls to the fold. Captured by reference in a lambda that also went to
+/// the thread pool, they were reloaded through a chain of three pointers
+/// after every tile's call, and the next tile's first loads waited on it: a
+/// float dot product of 2^16 elements (in L2) ran at 0.94 of the same
+/// folds called from a plain loop (Zen 5).
+template <class A, class Fold>
+SINTER_FORCEINLINE void fold_tile_span(Fold fold, index_t s, index_t end, index_t t0, index_t t1, A* partial) {
+  for (index_t t = t0; t < t1; ++t) {
+    const index_t b = s + t * tile_elems;
+    partial[t] = fold(b, b + tile_elems < end ? b + tile_elems : end);
+  }
+}
+
 /// Fold tiles [0, tiles) of a range of `len` elements from `s`:
 /// partial[t] = fold_tile(b, e), t's flat positions [b, e), the tiles
 /// optionally in parallel, then the partials combined pairwise in index
 /// order (the same order for any thread count).
 template <class A, class Op, class Fold>
-A fold_tiles(index_t s, index_t len, bool parallel, Fold&& fold_tile) {
+A fold_tiles(index_t s, index_t len, bool parallel, const Fold& fold_tile) {
   const index_t tiles = (len + tile_elems - 1) / tile_elems;
-  auto tile = [&](index_t t) {
-    const index_t b = s + t * tile_elems;
-    return fold_tile(b, b + tile_elems < s + len ? b + tile_elems : s + len);
-  };
-  if (tiles == 1) return tile(0);
+  const index_t end = s + len;
+  if (tiles == 1) return fold_tile(s, end);
   // Partials on the stack up to `stack_tiles` tiles, else on the heap
   // (unique_ptr, not std::vector: vector<bool> has no data(), any/all).
   constexpr index_t stack_tiles = 64;
-  A stack_partial[stack_tiles];
+  A stack_partial[stack_tiles]{};  // initialised: GCC cannot see every tile set (-Wmaybe-uninitialized)
   std::unique_ptr<A[]> heap_partial;
   if (tiles > stack_tiles) heap_partial.reset(new A[static_cast<std::size_t>(tiles)]);
   A* const partial = tiles > stack_tiles ? heap_partial.get() : stack_partial;
   const index_t tasks = (tiles + tiles_per_task - 1) / tiles_per_task;
-  auto run_task = [&](std::int64_t k) {
-    const index_t t0 = k * tiles_per_task;
-    const index_t t1 = t0 + tiles_per_task < tiles ? t0 + tiles_per_task : tiles;
-    for (index_t t = t0; t < t1; ++t) partial[static_cast<std::size_t>(t)] = tile(t);
-  };
-  if (parallel && tasks > 1) default_pool().parallel_for(tasks, run_task);
-  else for (index_t k = 0; k < tasks; ++k) run_task(k);
+  if (parallel && tasks > 1) {
+    default_pool().parallel_for(tasks, [&](std::int64_t k) {
+      const index_t t0 = k * tiles_per_task;
+      fold_tile_span(fold_tile, s, end, t0, t0 + tiles_per_task < tiles ? t0 + tiles_per_task : tiles, partial);
+    });
+  } else {
+    fold_tile_span(fold_tile, s, end, 0, tiles, partial);
+  }
   return combine_partials<Op>(partial, static_cast<std::size_t>(tiles));
 }
 

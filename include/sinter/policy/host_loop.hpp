@@ -273,7 +273,10 @@ SINTER_FORCEINLINE void keep_scalar() noexcept {
 /// node through the reference (a store to out might change it), the rows
 /// took longer. Scratch program, rows x columns of `m * 0.5f + row`, ns:
 /// 64 x 16 from 365 on the general path to 76 (hand loop 58-80), 4 x 1000
-/// from 227 to 192 (171), 2 x 16 from 27 to 10 (4.2). A cursor with an
+/// from 227 to 192 (171), 2 x 16 from 27 to 10 (4.2). With AVX-512 the
+/// remainder of a cursor the explicit loop evaluates is one masked vector
+/// (simd::store_line_tail): rows of 1000 floats (8 left over) 3-11% faster
+/// in cache (bench/header_ab kernel 24, Zen 5). A cursor with an
 /// explicit vector loop (exp, tanh: host_simd.hpp) calls store_range_call
 /// for each row instead, the loop its contiguous passes run; so does a
 /// pass that store_range_sized would widen (wide_pass), and a plain copy's
@@ -294,9 +297,13 @@ SINTER_NOINLINE void store_rows(T* out, index_t rows, index_t len, const Node& b
     } else if (!copy_range(o, c, 0, len)) {   // long rows of a plain copy: memmove
       SINTER_IVDEP
       for (index_t k = 0; k < whole; ++k) o[k] = convert<T>(c.load(k));
-      for (index_t k = whole; k < len; ++k) {
-        o[k] = convert<T>(c.load(k));
-        keep_scalar();
+      if constexpr (simd::line_tail_v<T, std::remove_const_t<decltype(c)>>) {
+        if (whole < len) simd::store_line_tail(o, c, whole, len);
+      } else {
+        for (index_t k = whole; k < len; ++k) {
+          o[k] = convert<T>(c.load(k));
+          keep_scalar();
+        }
       }
     }
   }

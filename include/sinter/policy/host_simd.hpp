@@ -557,7 +557,25 @@ SINTER_FORCEINLINE void store_range(T* o, const C& c, index_t lo, index_t hi) {
   if (i < hi) store_part<T>(o + i, eval<C, T>::load_part(c, i, hi - i), hi - i);
 }
 
+/// Whether a remainder of fewer elements than a 64-byte line, from cursor
+/// C, is one masked vector (store_line_tail): C evaluates on vectors of T
+/// and a vector is a line (AVX-512).
+template <class T, class C>
+inline constexpr bool line_tail_v = vector_bytes == 64 && evaluates_v<T, C>;
+
+/// o[i] = c.load(i) for i in [lo, hi), hi - lo < width<T>: one masked load
+/// of each operand and one masked store, where a scalar loop took up to 15
+/// iterations (store_rows' rows).
+template <class T, class C>
+SINTER_FORCEINLINE void store_line_tail(T* o, const C& c, index_t lo, index_t hi) {
+  store_part<T>(o + lo, eval<C, T>::load_part(c, lo, hi - lo), hi - lo);
+}
+
 #else
+template <class T, class C>
+inline constexpr bool line_tail_v = false;
+template <class T, class C>
+void store_line_tail(T*, const C&, index_t, index_t) {}
 template <class T, class C>
 inline constexpr bool applies_v = false;
 template <class T, class C>

@@ -1,7 +1,7 @@
 #pragma once
 // filled<P>(v): a 1-D array on policy P holding v's values;
-// same_bits(x, y): whether two floats or two doubles are bitwise equal
-// (signed zeros and NaN payloads included).
+// same_bits(x, y): whether two floats are bitwise equal (signed zeros and
+// NaN payloads included).
 #include <cstring>
 #include <sinter/sinter.hpp>
 #include <vector>
@@ -16,6 +16,5 @@ sinter::array<T, 1, P> filled(const std::vector<T>& v) {
 }
 
 inline bool same_bits(float x, float y) { return std::memcmp(&x, &y, sizeof x) == 0; }
-inline bool same_bits(double x, double y) { return std::memcmp(&x, &y, sizeof x) == 0; }
 
 }  // namespace sinter_test

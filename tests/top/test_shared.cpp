@@ -17,7 +17,6 @@
 #include <cstring>
 #include <sinter/sinter.hpp>
 #include <string>
-#include <tuple>
 #include <vector>
 
 namespace st = sinter;
@@ -132,63 +131,6 @@ TEST_CASE_TEMPLATE("shared: full reductions compute it once too, with the folds 
     CHECK_MESSAGE(std::abs(s - ref) <= 1e-5 * mag + 1e-6, "n = " << n << ": sum " << s << " against " << ref);
     CHECK(std::abs(m - best) <= 1e-5);
   }
-}
-
-// Black-Scholes' call and put in one tied pass (bench_math's kernel): d1 is
-// shared first; then, read from its buffer, d2 = d1 - v sqrt(t) (where the
-// larger repeat `d2 * c` differs from `d2 * -c`, so the pick goes inside
-// it) and k exp(-r t). The prices must be bit for bit those of the same
-// arithmetic with d1, d2 and k exp(-r t) materialised in arrays first, and
-// near a double reference.
-template <class T, class P>
-void check_black_scholes_tie(st::index_t n, bool stream) {
-  sinter_test::streaming_scope scope(stream);
-  const auto vs_ = random_vector<T>(static_cast<std::size_t>(n), 81, T(5), T(30));
-  const auto vk = random_vector<T>(static_cast<std::size_t>(n), 82, T(1), T(100));
-  const auto vt = random_vector<T>(static_cast<std::size_t>(n), 83, T(0.25), T(10));
-  const auto s = sinter_test::filled<P>(vs_), k = sinter_test::filled<P>(vk), t = sinter_test::filled<P>(vt);
-  const T v = T(0.3), hr = T(0.02 + 0.5 * 0.3 * 0.3), c = T(0.70710678118654752440), r = T(0.02);
-  const auto vol = st::sqrt(t) * v;
-  const auto d1 = (st::log(s / k) + t * hr) / vol;
-  const auto d2 = d1 - vol;
-  const auto ke = k * st::exp(t * -r);
-  st::array<T, 1, P> call({n}), put({n});
-  {
-    st::trace_scope tr;
-    st::tie(call, put) = std::tuple(s * T(0.5) * st::erfc(d1 * -c) - ke * T(0.5) * st::erfc(d2 * -c),
-                                    ke * T(0.5) * st::erfc(d2 * c) - s * T(0.5) * st::erfc(d1 * c));
-    REQUIRE(tr.passes().size() == 1);
-    CHECK_MESSAGE(is_shared(tr.passes()[0].detail), tr.passes()[0].detail);
-  }
-  st::array<T, 1, P> m1({n}), m2({n}), mke({n}), mcall({n}), mput({n});
-  m1 = d1;
-  m2 = m1 - st::sqrt(t) * v;
-  mke = k * st::exp(t * -r);
-  mcall = s * T(0.5) * st::erfc(m1 * -c) - mke * T(0.5) * st::erfc(m2 * -c);
-  mput = mke * T(0.5) * st::erfc(m2 * c) - s * T(0.5) * st::erfc(m1 * c);
-  st::index_t differ = 0, bad = 0;
-  for (st::index_t i = 0; i < n; ++i) {
-    const auto u = static_cast<std::size_t>(i);
-    if (!sinter_test::same_bits(call(i), mcall(i)) || !sinter_test::same_bits(put(i), mput(i))) ++differ;
-    const double sd = vs_[u], kd = vk[u], td = vt[u];
-    const double vsd = 0.3 * std::sqrt(td), e1 = (std::log(sd / kd) + (0.02 + 0.5 * 0.3 * 0.3) * td) / vsd, e2 = e1 - vsd;
-    const double ked = kd * std::exp(-0.02 * td), h = 0.70710678118654752440;
-    const double cref = sd * 0.5 * std::erfc(-e1 * h) - ked * 0.5 * std::erfc(-e2 * h);
-    const double pref = ked * 0.5 * std::erfc(e2 * h) - sd * 0.5 * std::erfc(e1 * h);
-    const double tol = sizeof(T) == 4 ? 2e-4 : 1e-11;  // differences of terms up to 100
-    if (!(std::abs(call(i) - cref) <= tol) || !(std::abs(put(i) - pref) <= tol)) ++bad;
-  }
-  CHECK_MESSAGE(differ == 0, "n = " << n << ", stream " << stream << ": " << differ
-                                    << " prices differ from the materialised ones");
-  CHECK_MESSAGE(bad == 0, "n = " << n << ", stream " << stream << ": " << bad << " prices differ from the reference");
-}
-
-TEST_CASE_TEMPLATE("shared: a tie shares several subexpressions in turn (Black-Scholes)", P, st::host, st::par) {
-  for (bool stream : {false, true})
-    for (st::index_t n : {1, 17, 1023, 1025, 4099, 70001}) {
-      check_black_scholes_tie<float, P>(n, stream);
-      check_black_scholes_tie<double, P>(n, stream);
-    }
 }
 
 // Whether a pass shares is decided before the policy runs (shared_equal),

@@ -31,10 +31,8 @@
 /// product and a parent adds to it: in the tree as written the compiler may
 /// fuse them, and from the buffer it cannot.
 /// Cost in code: one more instantiation of the contiguous pass, and only
-/// for expression types with such a repeat. A contiguous pass shares up to
-/// four, one after another, each picked in the trees as they read once the
-/// ones before are in buffers (policy/host_tie.hpp, shared_tile); a full
-/// reduction shares one. Strided and broadcast passes, reductions along axes and
+/// for expression types with such a repeat. Only one subexpression is
+/// shared per pass. Strided and broadcast passes, reductions along axes and
 /// CUDA kernels run the tree as written.
 #include <algorithm>
 #include <cstddef>
@@ -166,19 +164,6 @@ bool shared_equal(const Node& bound) {
   else return false;
 }
 
-/// The best pick strictly inside node type S (its children's picks), for
-/// when S's occurrences differ at run time (policy/host_tie.hpp,
-/// shared_tile): Black-Scholes' `d2 * c` and `d2 * -c` are one type, and d2
-/// inside them is shared.
-template <class Root, class S>
-struct inner_pick {
-  using type = no_shared;
-};
-template <class Root, class F, class... A>
-struct inner_pick<Root, map_node<F, A...>> {
-  using type = typename larger_pick<shared_pick<Root, A>...>::type;
-};
-
 /// Several trees evaluated by one pass (tie.hpp), seen as one tree by the
 /// picks above: the children of a root that calls nothing.
 struct tie_fn {};
@@ -191,13 +176,6 @@ template <class S, class B0, class... B>
 const S& first_shared_of(const B0& b0, const B&... b) {
   if constexpr (occurrences<S, B0>::value > 0) return first_shared<S>(b0);
   else return first_shared_of<S>(b...);
-}
-
-/// Whether every occurrence of node type S in the trees b... is equal.
-template <class S, class... B>
-bool occurrences_equal(const B&... b) {
-  const S& s = first_shared_of<S>(b...);
-  return (true && ... && shared_all_equal(s, b));
 }
 
 /// Whether one pass over the trees b... may share their common shared

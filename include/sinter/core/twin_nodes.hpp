@@ -109,8 +109,6 @@ bool same_node(const N& a, const N& b) {
     return a.ptr == b.ptr && a.shape == b.shape && a.strides == b.strides;
   } else if constexpr (requires { a.gen; }) {
     return same_bits(a.gen, b.gen) && a.base == b.base && a.shape == b.shape && a.strides == b.strides;
-  } else if constexpr (requires { a.buf; }) {  // a shared subexpression's tile buffer (shared_nodes.hpp)
-    return a.buf == b.buf && a.base == b.base;
   } else {
     return same_bits(a.value, b.value);
   }

@@ -38,51 +38,23 @@ SINTER_FORCEINLINE void tie_store(T* o, const Cursor& c, index_t i0, index_t i1,
 /// with the trees' shared subexpression (shared_t of tie_tree_t) computed
 /// once per element into a tile buffer first when `share`
 /// (shared_equal_of). Streaming stores if `stream` (the caller fences).
-/// Shared subexpressions computed one after another per tile: at most this
-/// many (shared_tile).
-inline constexpr int max_shared_levels = 4;
-
-/// One tile [i0, i1) (at most `tile` elements) of a tied pass over trees
-/// whose first L shared subexpressions are in buffers: node type S (at
-/// level 0 the caller has checked it), if every occurrence is equal, into a
-/// buffer of its own, then the trees with it substituted and the next pick
-/// (shared_t of the trees as they now read); where S's occurrences differ,
-/// the best pick inside S instead (inner_pick); with none left, or at the
-/// last level, each output's store. Black-Scholes' d1 goes first, then,
-/// read from d1's buffer, d2 = d1 - v sqrt(t) and k exp(-r t), which both
-/// prices use: computed once where they were computed in each price, a
-/// tied pass in cache runs 1.1-1.2x faster (bench/README.md,
-/// "Black-Scholes: the repeated subexpressions").
-template <int L, index_t tile, class S, class... T, std::size_t R, class... B, std::size_t... K>
-SINTER_FORCEINLINE void shared_tile(const std::tuple<memory_leaf<T, R>...>& outs, const std::tuple<B...>& trees,
-                                    index_t i0, index_t i1, bool stream, std::index_sequence<K...> ks) {
-  if constexpr (L < max_shared_levels && !std::is_same_v<S, no_shared>) {
-    if (L == 0 || occurrences_equal<S>(get<K>(trees)...)) {
-      using V = typename S::value_type;
-      alignas(64) V buf[tile];
-      const auto sc = first_shared_of<S>(get<K>(trees)...).linear();
-      store_range(buf, shift_cursor<std::remove_const_t<decltype(sc)>>{sc, i0}, 0, i1 - i0);
-      const tile_leaf<V, S::rank> leaf{buf, i0};
-      const auto next = std::make_tuple(substitute_shared<S>(get<K>(trees), leaf)...);
-      using N = std::remove_const_t<decltype(next)>;
-      shared_tile<L + 1, tile, shared_t<tie_tree_t<std::tuple_element_t<K, N>...>>>(outs, next, i0, i1, stream, ks);
-    } else {
-      shared_tile<L, tile, typename inner_pick<tie_tree_t<B...>, S>::type>(outs, trees, i0, i1, stream, ks);
-    }
-  } else {
-    (tie_store(get<K>(outs).ptr, get<K>(trees).linear(), i0, i1, stream, false), ...);
-  }
-}
-
 template <class... T, std::size_t R, class... B, std::size_t... K>
 void run_tie_range(const std::tuple<memory_leaf<T, R>...>& outs, const std::tuple<B...>& bounds, index_t b,
-                   index_t e, bool stream, bool share, std::index_sequence<K...> ks) {
+                   index_t e, bool stream, bool share, std::index_sequence<K...>) {
   if constexpr (has_shared_v<tie_tree_t<B...>>) {
     if (share) {
-      using V = typename shared_t<tie_tree_t<B...>>::value_type;
+      using S = shared_t<tie_tree_t<B...>>;
+      using V = typename S::value_type;
       constexpr index_t tile = static_cast<index_t>(shared_tile_bytes / sizeof(V));
-      for (index_t i0 = b; i0 < e; i0 += tile)
-        shared_tile<0, tile, shared_t<tie_tree_t<B...>>>(outs, bounds, i0, e - i0 < tile ? e : i0 + tile, stream, ks);
+      alignas(64) V buf[tile];
+      const auto sc = first_shared_of<S>(get<K>(bounds)...).linear();
+      for (index_t i0 = b; i0 < e; i0 += tile) {
+        const index_t i1 = e - i0 < tile ? e : i0 + tile;
+        store_range(buf, shift_cursor<std::remove_const_t<decltype(sc)>>{sc, i0}, 0, i1 - i0);
+        const tile_leaf<V, S::rank> leaf{buf, i0};
+        (tie_store(get<K>(outs).ptr, substitute_shared<S>(get<K>(bounds), leaf).linear(), i0, i1, stream, false),
+         ...);
+      }
       return;
     }
   }

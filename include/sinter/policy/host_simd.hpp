@@ -548,13 +548,14 @@ SINTER_FORCEINLINE void stream_vectors(T* dst, const C& cursor, index_t from, in
   put_vectors<streaming_store>(dst, cursor, from, n);
 }
 
-/// o[i] = c.load(i) for i in [lo, hi), whole vectors, then one masked.
+/// o[i] = c.load(i) for i in [lo, hi), hi - lo < width<T>: one masked load
+/// of each operand and one masked store. store_range's last partial
+/// vector, and store_rows' remainder after a row's whole lines where a
+/// vector is a line (line_tail_v), which a scalar loop of up to 15
+/// iterations stored before.
 template <class T, class C>
-SINTER_FORCEINLINE void store_range(T* o, const C& c, index_t lo, index_t hi) {
-  const index_t whole = (hi - lo) - (hi - lo) % width<T>;
-  store_vectors(o + lo, c, lo, whole);
-  const index_t i = lo + whole;
-  if (i < hi) store_part<T>(o + i, eval<C, T>::load_part(c, i, hi - i), hi - i);
+SINTER_FORCEINLINE void store_line_tail(T* o, const C& c, index_t lo, index_t hi) {
+  store_part<T>(o + lo, eval<C, T>::load_part(c, lo, hi - lo), hi - lo);
 }
 
 /// Whether a remainder of fewer elements than a 64-byte line, from cursor
@@ -563,12 +564,13 @@ SINTER_FORCEINLINE void store_range(T* o, const C& c, index_t lo, index_t hi) {
 template <class T, class C>
 inline constexpr bool line_tail_v = vector_bytes == 64 && evaluates_v<T, C>;
 
-/// o[i] = c.load(i) for i in [lo, hi), hi - lo < width<T>: one masked load
-/// of each operand and one masked store, where a scalar loop took up to 15
-/// iterations (store_rows' rows).
+/// o[i] = c.load(i) for i in [lo, hi), whole vectors, then one masked.
 template <class T, class C>
-SINTER_FORCEINLINE void store_line_tail(T* o, const C& c, index_t lo, index_t hi) {
-  store_part<T>(o + lo, eval<C, T>::load_part(c, lo, hi - lo), hi - lo);
+SINTER_FORCEINLINE void store_range(T* o, const C& c, index_t lo, index_t hi) {
+  const index_t whole = (hi - lo) - (hi - lo) % width<T>;
+  store_vectors(o + lo, c, lo, whole);
+  const index_t i = lo + whole;
+  if (i < hi) store_line_tail(o, c, i, hi);
 }
 
 #else

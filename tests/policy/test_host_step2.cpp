@@ -263,3 +263,62 @@ TEST_CASE_TEMPLATE("step 2: trees holding a whole array do not compile the step-
     if (!close<T>(static_cast<double>(a(i)), 2 * before[static_cast<std::size_t>(n - 1 - i)])) ++bad;
   CHECK_MESSAGE(bad == 0, bad << " wrong elements in a[::-1] = a * 2");
 }
+
+// Untraced, a small rank-1 pass whose leaves all read at stride 2 runs the
+// step-2 loop in assign's caller (evaluate.hpp, inline_step2_ok), after
+// step2_overlap has checked every input against the output: a trace sends
+// it down the general path, as in the cases above. Values against a double
+// loop at odd lengths, an output one element into its buffer between
+// sentinels, with and without a maths call; then outputs inside the array
+// they read. Written over the elements it reads later (out[i] is a[n/2 + i],
+// read as a[2 j] at j = (n/2 + i) / 2 > i), a pass without a temporary
+// reads values it has already written.
+TEST_CASE_TEMPLATE("step 2: untraced, through assign's inline step-2 pass", PT, SINTER_STEP2_TYPES) {
+  using P = typename PT::first_type;
+  using T = typename PT::second_type;
+  for (const st::index_t n : {1, 2, 15, 16, 17, 31, 33, 1000, 1031, 4099}) {
+    CAPTURE(n);
+    const auto un = static_cast<std::size_t>(n);
+    const auto va = random_values<T>(2 * un + 1, 51);
+    const auto vb = random_values<T>(2 * un + 1, 52);
+    const auto a = sinter_test::filled<P>(va), b = sinter_test::filled<P>(vb);
+    const auto a2 = a(st::slice(1, st::end, 2)), b2 = b(st::slice(0, 2 * n, 2));
+    st::array<T, 1, P> buf({n + 2});
+    auto out = buf(st::slice(1, n + 1));
+    auto check = [&](auto f, const char* what) {
+      st::index_t bad = buf(0) != T(-5) || buf(n + 1) != T(-5);
+      for (st::index_t i = 0; i < n; ++i) {
+        const auto u = static_cast<std::size_t>(i);
+        if (!close<T>(static_cast<double>(buf(i + 1)), f(static_cast<double>(va[2 * u + 1]),
+                                                        static_cast<double>(vb[2 * u]))))
+          ++bad;
+      }
+      CHECK_MESSAGE(bad == 0, what << ": " << bad << " wrong elements");
+    };
+    buf = T(-5);
+    out = a2 * T(2) + b2;
+    check([](double x, double y) { return x * 2 + y; }, "a[1::2] * 2 + b[::2]");
+    buf = T(-5);
+    out = st::exp(a2 * T(0.25)) - b2;
+    check([](double x, double y) { return std::exp(x * 0.25) - y; }, "exp(a[1::2] / 4) - b[::2]");
+
+    // In place: c[h:h+n] = c[:2n:2] + 1 with h = n / 2, and c[:n] = c[1::2] * 2.
+    std::vector<T> ref(2 * un + 1);
+    for (std::size_t i = 0; i < ref.size(); ++i) ref[i] = va[i];
+    auto c = sinter_test::filled<P>(ref);
+    const st::index_t h = n / 2;
+    c(st::slice(h, h + n)) = c(st::slice(0, 2 * n, 2)) + T(1);
+    st::index_t bad = 0;
+    for (std::size_t i = 0; i < ref.size(); ++i) {
+      const bool written = i >= static_cast<std::size_t>(h) && i < static_cast<std::size_t>(h + n);
+      const T want = written ? T(ref[2 * (i - static_cast<std::size_t>(h))] + T(1)) : ref[i];
+      bad += c.data()[i] != want;
+    }
+    CHECK_MESSAGE(bad == 0, "c[n/2:n/2+n] = c[:2n:2] + 1: " << bad << " wrong elements");
+    auto d = sinter_test::filled<P>(ref);
+    d(st::slice(0, n)) = d(st::slice(1, st::end, 2)) * T(2);
+    bad = 0;
+    for (std::size_t i = 0; i < ref.size(); ++i) bad += d.data()[i] != (i < un ? T(ref[2 * i + 1] * T(2)) : ref[i]);
+    CHECK_MESSAGE(bad == 0, "c[:n] = c[1::2] * 2: " << bad << " wrong elements");
+  }
+}

@@ -2,9 +2,12 @@
 /// \file thread_pool.hpp
 /// The persistent thread pool behind the `par` policy, and the public thread
 /// count setting. Workers are started on the first parallel_for, then spin
-/// briefly and sleep between jobs. A job is a number of chunks; the caller and
-/// the workers take chunk indices from one atomic counter, so which thread
-/// runs a chunk varies but what a chunk covers is up to the caller.
+/// briefly and sleep between jobs. A job is a number of chunks, what a chunk
+/// covers is up to the caller. Thread k of P (the caller is 0, the workers
+/// 1 .. P-1) runs the k-th of P consecutive blocks of chunks first, then
+/// takes the chunks left in the others: when every thread is there, chunk
+/// i runs on the same thread job after job, so a pass over data that fits
+/// in the cores' own caches finds each block where the last pass left it.
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -147,8 +150,12 @@ class thread_pool {
   void run_job(std::int64_t n_chunks, invoke_fn fn, void* ctx) {
     fn_ = fn;
     ctx_ = ctx;
-    n_chunks_ = n_chunks;
-    next_chunk_.store(0, std::memory_order_relaxed);
+    const int parts = static_cast<int>(workers_.size()) + 1;
+    n_parts_ = parts;
+    for (int b = 0; b < parts; ++b) {
+      blocks_[static_cast<std::size_t>(b)].next.store(n_chunks * b / parts, std::memory_order_relaxed);
+      blocks_[static_cast<std::size_t>(b)].end = n_chunks * (b + 1) / parts;
+    }
     const std::uint64_t epoch = (state_.load(std::memory_order_relaxed) & ~(epoch_one - 1)) + epoch_one;
     state_.store(epoch, std::memory_order_seq_cst);  // publishes the fields above
     if (sleepers_.load(std::memory_order_seq_cst) > 0) {
@@ -157,7 +164,7 @@ class thread_pool {
     }
 
     in_parallel_region() = true;
-    run_chunks();
+    run_chunks(0);
     in_parallel_region() = false;
 
     // Every chunk is taken; close the job and wait for the workers inside it.
@@ -180,23 +187,31 @@ class thread_pool {
     }
   }
 
-  // Takes chunks until none is left; records the first exception and skips the rest.
-  void run_chunks() noexcept {
-    const std::int64_t n = n_chunks_;
-    for (std::int64_t i = next_chunk_.fetch_add(1, std::memory_order_relaxed); i < n;
-         i = next_chunk_.fetch_add(1, std::memory_order_relaxed)) {
-      try {
-        fn_(ctx_, i);
-      } catch (...) {
-        if (!has_error_.exchange(true, std::memory_order_acq_rel)) error_ = std::current_exception();
-        next_chunk_.store(n, std::memory_order_relaxed);
-        return;
+  // Takes chunks until none is left, thread `self`'s own block first, then
+  // the others' in turn; records the first exception and skips the rest.
+  // Each chunk is claimed by one fetch_add on its block's counter.
+  void run_chunks(int self) noexcept {
+    const int parts = n_parts_;
+    for (int k = 0; k < parts; ++k) {
+      block& bl = blocks_[static_cast<std::size_t>((self + k) % parts)];
+      for (std::int64_t i = bl.next.fetch_add(1, std::memory_order_relaxed); i < bl.end;
+           i = bl.next.fetch_add(1, std::memory_order_relaxed)) {
+        try {
+          fn_(ctx_, i);
+        } catch (...) {
+          if (!has_error_.exchange(true, std::memory_order_acq_rel)) error_ = std::current_exception();
+          for (int b = 0; b < parts; ++b) {
+            block& o = blocks_[static_cast<std::size_t>(b)];
+            o.next.store(o.end, std::memory_order_relaxed);
+          }
+          return;
+        }
       }
     }
   }
 
   // `seen` is the epoch current when the worker was made: the next job is new to it.
-  void worker_loop(std::uint64_t seen) {
+  void worker_loop(std::uint64_t seen, int self) {
     in_parallel_region() = true;
     for (;;) {
       std::uint64_t s = wait_for_job(seen);
@@ -205,7 +220,7 @@ class thread_pool {
       // Join the job if it is still open.
       while ((s & closed_bit) == 0 && (s >> 32) == seen) {
         if (state_.compare_exchange_weak(s, s + 1, std::memory_order_acq_rel, std::memory_order_acquire)) {
-          run_chunks();
+          run_chunks(self);
           const std::uint64_t left = state_.fetch_sub(1, std::memory_order_seq_cst) - 1;
           if ((left & count_mask) == 0 && caller_waiting_.load(std::memory_order_seq_cst)) {
             { const std::lock_guard<std::mutex> g(done_mutex_); }
@@ -239,9 +254,10 @@ class thread_pool {
     if (static_cast<int>(workers_.size()) == want - 1) return;
     stop_workers();
     workers_.reserve(static_cast<std::size_t>(want - 1));
+    blocks_ = std::make_unique<block[]>(static_cast<std::size_t>(want));
     const std::uint64_t seen = state_.load(std::memory_order_relaxed) >> 32;
     try {
-      for (int i = 1; i < want; ++i) workers_.emplace_back([this, seen] { worker_loop(seen); });
+      for (int i = 1; i < want; ++i) workers_.emplace_back([this, seen, i] { worker_loop(seen, i); });
     } catch (...) {
       // Could not start them all (e.g. out of threads): work with those we have.
       wanted_.store(static_cast<int>(workers_.size()) + 1, std::memory_order_relaxed);
@@ -264,8 +280,14 @@ class thread_pool {
   alignas(64) std::atomic<std::uint64_t> state_{0};
   invoke_fn fn_ = nullptr;
   void* ctx_ = nullptr;
-  std::int64_t n_chunks_ = 0;
-  alignas(64) std::atomic<std::int64_t> next_chunk_{0};
+  // A job's chunks [n * b / P, n * (b + 1) / P) for b in [0, P), P = n_parts_:
+  // the next one to claim and the end, a cache line each.
+  struct alignas(64) block {
+    std::atomic<std::int64_t> next{0};
+    std::int64_t end = 0;
+  };
+  int n_parts_ = 1;
+  std::unique_ptr<block[]> blocks_;
   alignas(64) std::atomic<int> sleepers_{0};
   std::atomic<bool> caller_waiting_{false};
   std::atomic<bool> stop_{false};

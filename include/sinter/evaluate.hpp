@@ -284,11 +284,47 @@ struct scratch {
   ~scratch() { backend<P>::deallocate(pol, ptr, bytes); }
 };
 
+/// needs_temporary for assign_bound's direct step-2 pass (direct_step2_ok): the
+/// output is n contiguous elements from `out`, each memory leaf reads n
+/// elements at stride 2 (or one element). A leaf is harmful when its bytes
+/// overlap the output's at all (its mapping is never the output's).
+template <class T, class Node>
+SINTER_FORCEINLINE bool step2_overlap(const T* out, index_t n, const Node& node);
+template <class T, class Node, std::size_t... I>
+SINTER_FORCEINLINE bool children_step2_overlap(const T* out, index_t n, const Node& node, std::index_sequence<I...>) {
+  return (false || ... || step2_overlap(out, n, get<I>(node.args)));
+}
+template <class T, class Node>
+SINTER_FORCEINLINE bool step2_overlap(const T* out, index_t n, const Node& node) {
+  if constexpr (requires { node.args; }) {
+    return children_step2_overlap(out, n, node, std::make_index_sequence<pack_size_v<decltype(node.args)>>{});
+  } else if constexpr (is_memory_leaf<Node>::value) {
+    using U = typename Node::value_type;
+    const auto olo = reinterpret_cast<std::uintptr_t>(out), p = reinterpret_cast<std::uintptr_t>(node.ptr);
+    const auto ohi = olo + static_cast<std::uintptr_t>(n) * sizeof(T);
+    const auto hi = p + static_cast<std::uintptr_t>(2 * n - 1) * sizeof(U);
+    return p < ohi && olo < hi;
+  } else {
+    return false;
+  }
+}
+
 /// The general path of assign: `bound` is e's node bound to out's shape. If
 /// it reads the output's memory through a different index mapping, it is
-/// evaluated into a temporary first (two passes, one allocation).
+/// evaluated into a temporary first (two passes, one allocation). A small
+/// untraced rank-1 pass whose leaves all read at stride 2 runs the step-2
+/// loop straight away where the backend offers it (direct_step2_ok), after
+/// step2_overlap. That check sits here, not in assign: inlined into the
+/// caller, it grew every pass of views (their trees may take the step-2
+/// loop), and a contiguous triad of 1024 floats on views lost 10-25%.
 template <class P, class T, std::size_t R, class Node, class Bound>
 SINTER_NOINLINE void assign_bound(const P& pol, const memory_leaf<T, R>& out, const Node& node, const Bound& bound) {
+  if constexpr (R == 1 && requires { backend<P>::run_direct_step2(out, bound); }) {
+    if (backend<P>::direct_step2_ok(out, bound) && !trace_active() && !step2_overlap(out.ptr, out.shape[0], bound)) {
+      backend<P>::run_direct_step2(out, bound);
+      return;
+    }
+  }
   if (needs_temporary(out, bound)) {
     scratch<T, P> tmp(pol, shape_size(out.shape));
     const memory_leaf<T, R> t{tmp.ptr, out.shape, row_major_strides(out.shape)};
@@ -319,39 +355,14 @@ SINTER_FORCEINLINE bool runs_inline(const memory_leaf<T, R>& out, const Bound& b
     return false;
 }
 
-/// needs_temporary for assign's inline step-2 pass (inline_step2_ok): the
-/// output is n contiguous elements from `out`, each memory leaf reads n
-/// elements at stride 2 (or one element). A leaf is harmful when its bytes
-/// overlap the output's at all (its mapping is never the output's).
-template <class T, class Node>
-SINTER_FORCEINLINE bool step2_overlap(const T* out, index_t n, const Node& node);
-template <class T, class Node, std::size_t... I>
-SINTER_FORCEINLINE bool children_step2_overlap(const T* out, index_t n, const Node& node, std::index_sequence<I...>) {
-  return (false || ... || step2_overlap(out, n, get<I>(node.args)));
-}
-template <class T, class Node>
-SINTER_FORCEINLINE bool step2_overlap(const T* out, index_t n, const Node& node) {
-  if constexpr (requires { node.args; }) {
-    return children_step2_overlap(out, n, node, std::make_index_sequence<pack_size_v<decltype(node.args)>>{});
-  } else if constexpr (is_memory_leaf<Node>::value) {
-    using U = typename Node::value_type;
-    const auto olo = reinterpret_cast<std::uintptr_t>(out), p = reinterpret_cast<std::uintptr_t>(node.ptr);
-    const auto ohi = olo + static_cast<std::uintptr_t>(n) * sizeof(T);
-    const auto hi = p + static_cast<std::uintptr_t>(2 * n - 1) * sizeof(U);
-    return p < ohi && olo < hi;
-  } else {
-    return false;
-  }
-}
-
 /// `out = e` with numpy broadcasting of e to out's shape. Forced inline
 /// so that a contiguous host pass runs without copying the node tree:
 /// the tree built by the caller's operators stays in registers up to the
 /// loop's cursor (copies of just-built aggregates, read back with wider
 /// loads than they were written with, stall store forwarding). Small
-/// untraced passes that the backend runs here: contiguous, a matrix by
-/// rows read at stride 1, a vector from leaves read at stride 2. Every
-/// other pass takes the general path, assign_bound.
+/// untraced passes that the backend runs here: contiguous, and a matrix by
+/// rows read at stride 1. Every other pass takes the general path,
+/// assign_bound.
 template <class P, class T, std::size_t R, class E>
 SINTER_FORCEINLINE void assign(const P& pol, const memory_leaf<T, R>& out, const E& e, const char* what = "assign") {
   static_assert(!std::is_const_v<T>, "sinter: cannot assign to a view of const elements");
@@ -371,12 +382,6 @@ SINTER_FORCEINLINE void assign(const P& pol, const memory_leaf<T, R>& out, const
     if (backend<P>::inline_rows_ok(out, bound) && !trace_active() &&
         !rows_overlap(out.ptr, out.shape[0], out.shape[1], bound)) {
       backend<P>::run_inline_rows(out, bound);
-      return;
-    }
-  }
-  if constexpr (R == 1 && requires { backend<P>::run_inline_step2(out, bound); }) {
-    if (backend<P>::inline_step2_ok(out, bound) && !trace_active() && !step2_overlap(out.ptr, out.shape[0], bound)) {
-      backend<P>::run_inline_step2(out, bound);
       return;
     }
   }

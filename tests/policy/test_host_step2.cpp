@@ -265,15 +265,15 @@ TEST_CASE_TEMPLATE("step 2: trees holding a whole array do not compile the step-
 }
 
 // Untraced, a small rank-1 pass whose leaves all read at stride 2 runs the
-// step-2 loop in assign's caller (evaluate.hpp, inline_step2_ok), after
-// step2_overlap has checked every input against the output: a trace sends
-// it down the general path, as in the cases above. Values against a double
+// step-2 loop first thing in assign_bound (evaluate.hpp, direct_step2_ok),
+// after step2_overlap has checked every input against the output: a trace
+// sends it down the rest of the general path, as in the cases above. Values against a double
 // loop at odd lengths, an output one element into its buffer between
 // sentinels, with and without a maths call; then outputs inside the array
 // they read. Written over the elements it reads later (out[i] is a[n/2 + i],
 // read as a[2 j] at j = (n/2 + i) / 2 > i), a pass without a temporary
 // reads values it has already written.
-TEST_CASE_TEMPLATE("step 2: untraced, through assign's inline step-2 pass", PT, SINTER_STEP2_TYPES) {
+TEST_CASE_TEMPLATE("step 2: untraced, through assign_bound's direct step-2 pass", PT, SINTER_STEP2_TYPES) {
   using P = typename PT::first_type;
   using T = typename PT::second_type;
   for (const st::index_t n : {1, 2, 15, 16, 17, 31, 33, 1000, 1031, 4099}) {

@@ -22,11 +22,14 @@
 ///   static bool inline_rows_ok(const memory_leaf<T, R>& out, const Node& bound);
 ///   static void run_inline_rows(const memory_leaf<T, 2>& out, const Node& bound);
 ///        // a rank-2 pass by rows: contiguous output, every leaf's rows at stride 1
-///   static bool inline_step2_ok(const memory_leaf<T, R>& out, const Node& bound);
-///   static void run_inline_step2(const memory_leaf<T, R>& out, const Node& bound);
-///        // a rank-1 pass: contiguous output, every leaf read at stride 2
 ///
-/// assign checks first that no input overlaps the output.
+/// assign checks first that no input overlaps the output. And one that
+/// assign_bound, the general path, runs first thing, before its alias check
+/// and path choice (host and par have it):
+///
+///   static bool direct_step2_ok(const memory_leaf<T, R>& out, const Node& bound);
+///   static void run_direct_step2(const memory_leaf<T, R>& out, const Node& bound);
+///        // a rank-1 pass: contiguous output, every leaf read at stride 2
 ///
 /// Expressions never know which backend runs them; a backend never knows
 /// which ops exist. Adding a backend touches nothing in core/.

@@ -151,16 +151,16 @@ SINTER_FORCEINLINE bool inline_rows_ok(const memory_leaf<T, R>& out, const Node&
   }
 }
 
-/// Whether a rank-1 pass that inline_pass_ok turns down runs as one step-2
-/// loop in assign's caller (evaluate.hpp, step2_overlap): fewer than
-/// `limit` elements, a contiguous output, not streamed, no repeated
-/// subexpression, and every leaf read at stride 2 (`a[::2] * 2 + b[1::2]`):
-/// the general path's step-2 loop (run_rows<2>), called directly. Only
-/// trees that may take that loop (step2_possible_v: no whole array) check
-/// it. Through the general path, the pass of 1024 floats spent about 8 ns
-/// of its 67 outside the loop, against a hand loop's 54 in all.
+/// Whether a rank-1 pass runs as one step-2 loop straight from the top of
+/// assign_bound (evaluate.hpp, after step2_overlap): fewer than `limit`
+/// elements, a contiguous output, not streamed, no repeated subexpression,
+/// and every leaf read at stride 2 (`a[::2] * 2 + b[1::2]`): the general
+/// path's step-2 loop (run_rows<2>), called directly. Only trees that may
+/// take that loop (step2_possible_v: no whole array) check it. Through the
+/// rest of the general path, the pass of 1024 floats spent about 8 ns of
+/// its 67 outside the loop, against a hand loop's 54 in all.
 template <class T, std::size_t R, class Node>
-SINTER_FORCEINLINE bool inline_step2_ok(const memory_leaf<T, R>& out, const Node& bound, index_t limit) {
+SINTER_FORCEINLINE bool direct_step2_ok(const memory_leaf<T, R>& out, const Node& bound, index_t limit) {
   if constexpr (R != 1 || !step2_possible_v<Node> || has_twins_v<Node> || has_shared_v<Node>) {
     return false;
   } else {
@@ -170,9 +170,9 @@ SINTER_FORCEINLINE bool inline_step2_ok(const memory_leaf<T, R>& out, const Node
   }
 }
 
-/// The pass inline_step2_ok takes: the step-2 loop over [0, n).
+/// The pass direct_step2_ok takes: the step-2 loop over [0, n).
 template <class T, std::size_t R, class Node>
-SINTER_FORCEINLINE void run_step2_inline(const memory_leaf<T, R>& out, const Node& bound) {
+SINTER_FORCEINLINE void run_step2_direct(const memory_leaf<T, R>& out, const Node& bound) {
   if constexpr (R == 1 && step2_possible_v<Node>) {
     const index_t n = out.shape[0];
     store_range_call(out.ptr, bound.template step_row<2>(extents<1>{}), 0, n, wide_pass<T>(2 * n));
@@ -230,15 +230,15 @@ struct backend<host> {
   static SINTER_FORCEINLINE void run_inline_rows(const memory_leaf<T, 2>& out, const Node& bound) {
     store_rows(out.ptr, out.shape[0], out.shape[1], bound);
   }
-  /// assign's inline step-2 path (evaluate.hpp): a rank-1 pass whose leaves
+  /// assign_bound's direct step-2 pass (evaluate.hpp): a rank-1 pass whose leaves
   /// all read at stride 2, the step-2 loop.
   template <class T, std::size_t R, class Node>
-  static SINTER_FORCEINLINE bool inline_step2_ok(const memory_leaf<T, R>& out, const Node& bound) {
-    return detail::inline_step2_ok(out, bound, std::numeric_limits<index_t>::max());
+  static SINTER_FORCEINLINE bool direct_step2_ok(const memory_leaf<T, R>& out, const Node& bound) {
+    return detail::direct_step2_ok(out, bound, std::numeric_limits<index_t>::max());
   }
   template <class T, std::size_t R, class Node>
-  static SINTER_FORCEINLINE void run_inline_step2(const memory_leaf<T, R>& out, const Node& bound) {
-    run_step2_inline(out, bound);
+  static SINTER_FORCEINLINE void run_direct_step2(const memory_leaf<T, R>& out, const Node& bound) {
+    run_step2_direct(out, bound);
   }
 };
 

@@ -152,12 +152,12 @@ struct backend<par> {
     store_rows(out.ptr, out.shape[0], out.shape[1], bound);
   }
   template <class T, std::size_t R, class Node>
-  static SINTER_FORCEINLINE bool inline_step2_ok(const memory_leaf<T, R>& out, const Node& bound) {
-    return detail::inline_step2_ok(out, bound, 2 * par_grain);
+  static SINTER_FORCEINLINE bool direct_step2_ok(const memory_leaf<T, R>& out, const Node& bound) {
+    return detail::direct_step2_ok(out, bound, 2 * par_grain);
   }
   template <class T, std::size_t R, class Node>
-  static SINTER_FORCEINLINE void run_inline_step2(const memory_leaf<T, R>& out, const Node& bound) {
-    run_step2_inline(out, bound);
+  static SINTER_FORCEINLINE void run_direct_step2(const memory_leaf<T, R>& out, const Node& bound) {
+    run_step2_direct(out, bound);
   }
 };
 

@@ -69,26 +69,27 @@ bool needs_temporary(const memory_leaf<T, R>& out, const Node& bound) {
 /// needs_temporary for a pass that assign runs in its caller: the output
 /// is `rows` contiguous rows of `len` from `out` (one row of n for a
 /// contiguous pass, backend<host>::inline_ok; a matrix's rows for
-/// inline_rows_ok), each leaf reads rows of `len` at stride 1, one
-/// `strides[0]` after the other (negative or 0 too). A memory leaf is
-/// harmful when its bytes overlap the output's without the output's mapping
-/// (same address, element size and row stride).
+/// inline_rows_ok), each leaf reads rows of `len` at stride K (1 there; 2
+/// for assign_bound's direct step-2 pass, one row), one `strides[0]` after
+/// the other (negative or 0 too). A memory leaf is harmful when its bytes
+/// overlap the output's without the output's mapping (same address,
+/// element size and row stride, and K = 1).
 /// Forced inline with no loop, for assign's inline path: out of line it
 /// takes the tree by reference, which makes the caller keep the tree in
 /// memory and reload it with stalling wide loads (copy and add of 1024
 /// floats 20-30% slower); the general needs_temporary forced inline there
 /// cost 10-20% more compile time (bench/compile_time.py).
-template <class T, class Node>
+template <index_t K = 1, class T, class Node>
 SINTER_FORCEINLINE bool rows_overlap(const T* out, index_t rows, index_t len, const Node& node);
-template <class T, class Node, std::size_t... I>
+template <index_t K, class T, class Node, std::size_t... I>
 SINTER_FORCEINLINE bool children_rows_overlap(const T* out, index_t rows, index_t len, const Node& node,
                                               std::index_sequence<I...>) {
-  return (false || ... || rows_overlap(out, rows, len, get<I>(node.args)));
+  return (false || ... || rows_overlap<K>(out, rows, len, get<I>(node.args)));
 }
-template <class T, class Node>
+template <index_t K, class T, class Node>
 SINTER_FORCEINLINE bool rows_overlap(const T* out, index_t rows, index_t len, const Node& node) {
   if constexpr (requires { node.args; }) {
-    return children_rows_overlap(out, rows, len, node, std::make_index_sequence<pack_size_v<decltype(node.args)>>{});
+    return children_rows_overlap<K>(out, rows, len, node, std::make_index_sequence<pack_size_v<decltype(node.args)>>{});
   } else if constexpr (is_memory_leaf<Node>::value) {
     using U = typename Node::value_type;
     index_t step = len;  // the leaf's row stride; one row: the output's own
@@ -97,8 +98,8 @@ SINTER_FORCEINLINE bool rows_overlap(const T* out, index_t rows, index_t len, co
     const auto olo = reinterpret_cast<std::uintptr_t>(out), p = reinterpret_cast<std::uintptr_t>(node.ptr);
     const auto ohi = olo + static_cast<std::uintptr_t>(rows * len) * sizeof(T);
     const auto lo = p - static_cast<std::uintptr_t>(reach < 0 ? -reach : 0) * sizeof(U);
-    const auto hi = p + static_cast<std::uintptr_t>((reach > 0 ? reach : 0) + len) * sizeof(U);
-    return lo < ohi && olo < hi && !(p == olo && sizeof(U) == sizeof(T) && step == len);
+    const auto hi = p + static_cast<std::uintptr_t>((reach > 0 ? reach : 0) + (len - 1) * K + 1) * sizeof(U);
+    return lo < ohi && olo < hi && !(K == 1 && p == olo && sizeof(U) == sizeof(T) && step == len);
   } else {
     return false;
   }
@@ -284,43 +285,18 @@ struct scratch {
   ~scratch() { backend<P>::deallocate(pol, ptr, bytes); }
 };
 
-/// needs_temporary for assign_bound's direct step-2 pass (direct_step2_ok): the
-/// output is n contiguous elements from `out`, each memory leaf reads n
-/// elements at stride 2 (or one element). A leaf is harmful when its bytes
-/// overlap the output's at all (its mapping is never the output's).
-template <class T, class Node>
-SINTER_FORCEINLINE bool step2_overlap(const T* out, index_t n, const Node& node);
-template <class T, class Node, std::size_t... I>
-SINTER_FORCEINLINE bool children_step2_overlap(const T* out, index_t n, const Node& node, std::index_sequence<I...>) {
-  return (false || ... || step2_overlap(out, n, get<I>(node.args)));
-}
-template <class T, class Node>
-SINTER_FORCEINLINE bool step2_overlap(const T* out, index_t n, const Node& node) {
-  if constexpr (requires { node.args; }) {
-    return children_step2_overlap(out, n, node, std::make_index_sequence<pack_size_v<decltype(node.args)>>{});
-  } else if constexpr (is_memory_leaf<Node>::value) {
-    using U = typename Node::value_type;
-    const auto olo = reinterpret_cast<std::uintptr_t>(out), p = reinterpret_cast<std::uintptr_t>(node.ptr);
-    const auto ohi = olo + static_cast<std::uintptr_t>(n) * sizeof(T);
-    const auto hi = p + static_cast<std::uintptr_t>(2 * n - 1) * sizeof(U);
-    return p < ohi && olo < hi;
-  } else {
-    return false;
-  }
-}
-
 /// The general path of assign: `bound` is e's node bound to out's shape. If
 /// it reads the output's memory through a different index mapping, it is
 /// evaluated into a temporary first (two passes, one allocation). A small
 /// untraced rank-1 pass whose leaves all read at stride 2 runs the step-2
 /// loop straight away where the backend offers it (direct_step2_ok), after
-/// step2_overlap. That check sits here, not in assign: inlined into the
+/// rows_overlap<2>. That check sits here, not in assign: inlined into the
 /// caller, it grew every pass of views (their trees may take the step-2
 /// loop), and a contiguous triad of 1024 floats on views lost 10-25%.
 template <class P, class T, std::size_t R, class Node, class Bound>
 SINTER_NOINLINE void assign_bound(const P& pol, const memory_leaf<T, R>& out, const Node& node, const Bound& bound) {
   if constexpr (R == 1 && requires { backend<P>::run_direct_step2(out, bound); }) {
-    if (backend<P>::direct_step2_ok(out, bound) && !trace_active() && !step2_overlap(out.ptr, out.shape[0], bound)) {
+    if (backend<P>::direct_step2_ok(out, bound) && !trace_active() && !rows_overlap<2>(out.ptr, 1, out.shape[0], bound)) {
       backend<P>::run_direct_step2(out, bound);
       return;
     }

@@ -266,7 +266,7 @@ TEST_CASE_TEMPLATE("step 2: trees holding a whole array do not compile the step-
 
 // Untraced, a small rank-1 pass whose leaves all read at stride 2 runs the
 // step-2 loop first thing in assign_bound (evaluate.hpp, direct_step2_ok),
-// after step2_overlap has checked every input against the output: a trace
+// after rows_overlap<2> has checked every input against the output: a trace
 // sends it down the rest of the general path, as in the cases above. Values against a double
 // loop at odd lengths, an output one element into its buffer between
 // sentinels, with and without a maths call; then outputs inside the array

@@ -152,7 +152,7 @@ SINTER_FORCEINLINE bool inline_rows_ok(const memory_leaf<T, R>& out, const Node&
 }
 
 /// Whether a rank-1 pass runs as one step-2 loop straight from the top of
-/// assign_bound (evaluate.hpp, after step2_overlap): fewer than `limit`
+/// assign_bound (evaluate.hpp, after rows_overlap<2>): fewer than `limit`
 /// elements, a contiguous output, not streamed, no repeated subexpression,
 /// and every leaf read at stride 2 (`a[::2] * 2 + b[1::2]`): the general
 /// path's step-2 loop (run_rows<2>), called directly. Only trees that may

@@ -222,15 +222,27 @@ TEST_CASE("streaming threshold: last-level cache size from sysfs") {
   CHECK(parse_cache_size("12Q") == 0);
   CHECK(parse_cache_size("12K junk") == 0);
 
+  using st::detail::parse_cpu_list_count;
+  CHECK(parse_cpu_list_count("0-1\n") == 2);
+  CHECK(parse_cpu_list_count("5") == 1);
+  CHECK(parse_cpu_list_count("0,2,4-7\n") == 6);
+  CHECK(parse_cpu_list_count("0-63,128-191") == 128);
+  CHECK(parse_cpu_list_count("") == 0);
+  CHECK(parse_cpu_list_count("3-1") == 0);
+  CHECK(parse_cpu_list_count("0-") == 0);
+  CHECK(parse_cpu_list_count("0,") == 0);
+  CHECK(parse_cpu_list_count("0-1 ") == 0);
+
   namespace fs = std::filesystem;
   const fs::path root = fs::temp_directory_path() / ("sinter_cache_test_" + std::to_string(std::random_device{}()));
-  // One cpu directory with the given caches: {level, type, size} each.
+  // One cpu directory with the given caches: {level, type, size} each, and
+  // optionally shared_cpu_list.
   const auto make_cpu = [&](const std::string& name, const std::vector<std::vector<std::string>>& caches) {
     for (std::size_t k = 0; k < caches.size(); ++k) {
       const fs::path d = root / name / "cache" / ("index" + std::to_string(k));
       fs::create_directories(d);
-      const char* files[] = {"level", "type", "size"};
-      for (std::size_t f = 0; f < 3; ++f)
+      const char* files[] = {"level", "type", "size", "shared_cpu_list"};
+      for (std::size_t f = 0; f < caches[k].size(); ++f)
         if (!caches[k][f].empty()) std::ofstream(d / files[f]) << caches[k][f] << "\n";
     }
     return (root / name).string();
@@ -251,6 +263,19 @@ TEST_CASE("streaming threshold: last-level cache size from sysfs") {
   // Two caches at one level: the larger.
   CHECK(llc(make_cpu("two", {{"3", "Unified", "16M"}, {"3", "Data", "96M"}, {"2", "Unified", "1M"}})) ==
         std::size_t{96} << 20);
+  // A VM's two CPUs listed as sharing the whole host's 260 MiB L3 (the Xeon
+  // of bench/README.md): 32 MiB per CPU, so 64 MiB. A cache its CPUs could
+  // own (16 CPUs, 32 MiB; 2 CPUs, 64 MiB) and one without a list are whole.
+  constexpr std::size_t mib = std::size_t{1} << 20;
+  CHECK(llc(make_cpu("vm", {{"1", "Data", "48K", "0"}, {"2", "Unified", "2048K", "0"},
+                            {"3", "Unified", "266240K", "0-1"}})) == 64 * mib);
+  CHECK(llc(make_cpu("ccx", {{"2", "Unified", "1024K", "0"}, {"3", "Unified", "32768K", "0-15"}})) == 32 * mib);
+  CHECK(llc(make_cpu("even", {{"3", "Unified", "64M", "0,2"}})) == 64 * mib);
+  CHECK(llc(make_cpu("one", {{"3", "Unified", "96M", "3"}})) == 32 * mib);
+  CHECK(llc(make_cpu("nolist", {{"3", "Unified", "266240K"}})) == 260 * mib);
+  CHECK(llc(make_cpu("badlist", {{"3", "Unified", "266240K", "0-x"}})) == 260 * mib);
+  // A 1 GiB L3 of one CPU: 32 MiB, still the last level taken.
+  CHECK(llc(make_cpu("capped", {{"2", "Unified", "2M", "0"}, {"3", "Unified", "1G", "0"}})) == 32 * mib);
   // Nothing there.
   CHECK(llc((root / "absent").string()) == 0);
   fs::remove_all(root);

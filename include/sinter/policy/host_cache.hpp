@@ -9,6 +9,15 @@
 /// reads sysfs first too: dotnet/runtime pull request 108492). Half of 320
 /// MiB left passes writing 16 to 160 MiB unstreamed there (a float triad
 /// of 2^22 elements ran at 25-30 GB/s, 46-50 streamed).
+///
+/// A virtual machine's sysfs can list the whole host's cache as shared by
+/// its few CPUs: 260 MiB shared by CPUs 0-1 on the 2-core Xeon VM of
+/// bench/README.md, whose passes fell out of the cache between 64 and 135
+/// MiB of data (a float triad writing 32 MiB ran at 26 GB/s, writing 45 MiB
+/// at 15, streamed 34). So the size counts at most `cache_per_cpu_cap` per
+/// CPU listed as sharing it: more than any x86 part has per core (the most
+/// is 12 MiB, AMD's X3D parts), so a machine that sees all of its cache's
+/// cores is never cut.
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
@@ -48,9 +57,40 @@ inline bool read_first_line(const char* dir, const char* name, char (&line)[64])
   return ok;
 }
 
+/// The most cache a CPU is taken to have to itself (host_cache.hpp's header).
+inline constexpr std::size_t cache_per_cpu_cap = std::size_t{32} << 20;
+
+/// The number of CPUs in a sysfs CPU list ("0-1", "0,2,4-7", "5"; a trailing
+/// newline is allowed); 0 when `text` is not one.
+inline std::size_t parse_cpu_list_count(const char* text) noexcept {
+  std::size_t count = 0;
+  const char* p = text;
+  const auto number = [&p](std::size_t& v) {
+    const char* start = p;
+    for (v = 0; *p >= '0' && *p <= '9'; ++p) v = v * 10 + static_cast<std::size_t>(*p - '0');
+    return p != start;
+  };
+  for (;;) {
+    std::size_t lo = 0, hi = 0;
+    if (!number(lo)) return 0;
+    hi = lo;
+    if (*p == '-') {
+      ++p;
+      if (!number(hi) || hi < lo) return 0;
+    }
+    count += hi - lo + 1;
+    if (*p != ',') break;
+    ++p;
+  }
+  if (*p == '\n') ++p;
+  return *p == '\0' ? count : 0;
+}
+
 /// The size in bytes of the highest-level data or unified cache listed under
 /// `cpu_dir`/cache/index0, index1, ... (Linux sysfs: files `level`, `type`,
 /// `size`); the largest one if a level has several; 0 if none is readable.
+/// A cache with a readable `shared_cpu_list` counts at most
+/// `cache_per_cpu_cap` bytes per CPU listed there.
 inline std::size_t sysfs_last_level_cache_bytes(const char* cpu_dir) noexcept {
   std::size_t best_bytes = 0;
   long best_level = 0;
@@ -63,15 +103,20 @@ inline std::size_t sysfs_last_level_cache_bytes(const char* cpu_dir) noexcept {
     if (!read_first_line(dir, "type", type) || !read_first_line(dir, "size", size)) continue;
     if (std::strncmp(type, "Instruction", 11) == 0) continue;
     const long lv = std::strtol(level, nullptr, 10);
-    const std::size_t bytes = parse_cache_size(size);
+    std::size_t bytes = parse_cache_size(size);
     if (lv <= 0 || bytes == 0) continue;
+    char cpus[64];
+    // A list longer than the line read (no newline) is not counted.
+    if (read_first_line(dir, "shared_cpu_list", cpus) && std::strchr(cpus, '\n'))
+      if (const std::size_t n = parse_cpu_list_count(cpus); n > 0 && n < bytes / cache_per_cpu_cap)
+        bytes = n * cache_per_cpu_cap;
     if (lv > best_level || (lv == best_level && bytes > best_bytes)) best_level = lv, best_bytes = bytes;
   }
   return best_bytes;
 }
 
-/// The last-level cache size in bytes: Linux's sysfs for CPU 0, else the C
-/// library's sysconf (L3, then L2), else 32 MiB.
+/// The last-level cache size in bytes: Linux's sysfs for CPU 0 (capped per
+/// sharing CPU), else the C library's sysconf (L3, then L2), else 32 MiB.
 inline std::size_t last_level_cache_bytes() noexcept {
 #if defined(__linux__)
   if (const std::size_t b = sysfs_last_level_cache_bytes("/sys/devices/system/cpu/cpu0")) return b;

@@ -76,10 +76,12 @@ SINTER_DETAIL_LANE_FN V exp_f(V x) {
 /// tanh_f: it minimises the error that S passes on to tanh, relative 1.1e-9
 /// with its float coefficients). An error in d reaches tanh scaled by
 /// (4 - d^2)/(4 + d^2), which vanishes where tanh nears 1, so no exponential
-/// is needed. Below a = 1.25 (u < 1.5625) tanh = d - d (d^2 / (4 + d^2)),
-/// where the quotient enters only a correction; above, tanh = 4d / (4 + d^2).
-/// Each lane's numerator is selected first: one division serves both. Max error 1.65 ulp over every float
-/// with FMA, 1.82 without (docs/math.md); NaN and -0 kept, 1 from 9.02 up.
+/// is needed. With d = a n / q, n = q + u p, both forms of tanh share one
+/// denominator D = 4 q^2 + u n^2, so a lane costs one division: below a = 1,
+/// tanh = a - a u (n^2 - 4 p q) / D, where the quotient enters only a
+/// correction; from a = 1, tanh = 1 - e^2 / D with e = 2 q - a n = q (2 - a)
+/// - a u p (2 - a exact there). Max error 1.43 ulp over every float with
+/// FMA, 1.84 without (docs/math.md); NaN and -0 kept, 1 from 9.02 up.
 SINTER_DETAIL_LANE_FN V tanh_f(V x) {
   const U sign = bits(x) & 0x80000000u;
   const V a = vmin(c(9.02f), from(bits(x) & 0x7fffffffu));  // NaN passes
@@ -89,11 +91,14 @@ SINTER_DETAIL_LANE_FN V tanh_f(V x) {
   p = fma(p, u, c(-0x1.555554p-4f));
   V q = fma(c(0x1.214d52p-10f), u, c(0x1.cb9f8ep-4f));
   q = fma(q, u, c(1.0f));
-  const V d = fma(a * u, p / q, a);  // 2 tanh(a/2)
-  // 4d as an exponent increment, exact where it is taken (d > 1.1 above
-  // u = 1.5625; a NaN d reaches f through the denominator): an integer add
-  // instead of d * 4 on one of the two multiply pipes that bound this kernel.
-  const V f = select_lt(u, c(1.5625f), d * d, from(bits(d) + 0x01000000u)) / fma(d, d, c(4.0f));
-  const V t = select_lt(u, c(1.5625f), fma(-d, f, d), f);
+  const V n = fma(u, p, q);
+  const V au = a * u;
+  const V q2 = q + q;
+  const V den = fma(q2, q2, u * (n * n));
+  const V e = fma(q, 2.0f - a, -(au * p));
+  // Each lane's numerator and base are selected first: one division serves
+  // both (the divider, not the multiplies, bounded two divisions on a Xeon).
+  const V num = select_lt(u, c(1.0f), au * fma(n, n, (c(-4.0f) * p) * q), e * e);
+  const V t = select_lt(u, c(1.0f), a, c(1.0f)) - num / den;
   return from(bits(t) | sign);  // copysign(t, x): t >= 0 or NaN
 }

@@ -30,13 +30,20 @@
 namespace sinter {
 namespace detail {
 
+/// The decimal number at `p` into `v`, `p` moved past it; false (and `p`
+/// unmoved) if no digit is there.
+inline bool parse_digits(const char*& p, std::size_t& v) noexcept {
+  const char* start = p;
+  for (v = 0; *p >= '0' && *p <= '9'; ++p) v = v * 10 + static_cast<std::size_t>(*p - '0');
+  return p != start;
+}
+
 /// Bytes in a sysfs cache size ("32768K", "1M", "512"; a trailing newline
 /// is allowed); 0 when `text` is not one.
 inline std::size_t parse_cache_size(const char* text) noexcept {
   std::size_t v = 0;
   const char* p = text;
-  for (; *p >= '0' && *p <= '9'; ++p) v = v * 10 + static_cast<std::size_t>(*p - '0');
-  if (p == text) return 0;
+  if (!parse_digits(p, v)) return 0;
   if (*p == 'K') v <<= 10, ++p;
   else if (*p == 'M') v <<= 20, ++p;
   else if (*p == 'G') v <<= 30, ++p;
@@ -65,18 +72,13 @@ inline constexpr std::size_t cache_per_cpu_cap = std::size_t{32} << 20;
 inline std::size_t parse_cpu_list_count(const char* text) noexcept {
   std::size_t count = 0;
   const char* p = text;
-  const auto number = [&p](std::size_t& v) {
-    const char* start = p;
-    for (v = 0; *p >= '0' && *p <= '9'; ++p) v = v * 10 + static_cast<std::size_t>(*p - '0');
-    return p != start;
-  };
   for (;;) {
     std::size_t lo = 0, hi = 0;
-    if (!number(lo)) return 0;
+    if (!parse_digits(p, lo)) return 0;
     hi = lo;
     if (*p == '-') {
       ++p;
-      if (!number(hi) || hi < lo) return 0;
+      if (!parse_digits(p, hi) || hi < lo) return 0;
     }
     count += hi - lo + 1;
     if (*p != ',') break;

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/pass_flags.hpp"
 #include "core/shape.hpp"
 
 namespace sinter {
@@ -59,8 +60,9 @@ inline trace_state& tracing() {
 /// constant-initialised atomic: a call on a small pass's path makes GCC
 /// spill the node tree around it and reload it with wider loads, which stall
 /// store forwarding): 0 until first read, 1 off, 2 on. Written only under
-/// tracing().mutex, after each change of the settings it reflects.
-inline std::atomic<int> trace_hint{0};
+/// tracing().mutex, after each change of the settings it reflects. It
+/// lives in hot_flags (core/pass_flags.hpp), beside the streaming threshold.
+inline constexpr std::atomic<int>& trace_hint = hot_flags.trace;
 
 /// Recompute trace_hint from the settings; the caller holds tracing().mutex.
 inline bool update_trace_hint(const trace_state& s) {

@@ -20,6 +20,7 @@
 #define SINTER_HAS_STREAM_STORES 0
 #endif
 
+#include "../core/pass_flags.hpp"
 #include "host_cache.hpp"
 #include "host_loop.hpp"
 
@@ -30,8 +31,9 @@ namespace detail {
 /// call (a constant-initialised atomic; a call on a small pass's path makes
 /// GCC spill the node tree around it and reload it with wider loads, which
 /// stall store forwarding). `threshold_unset` until first read.
+/// It lives in hot_flags (core/pass_flags.hpp), beside trace_hint.
 inline constexpr std::size_t threshold_unset = SIZE_MAX;
-inline std::atomic<std::size_t> streaming_threshold_bytes{threshold_unset};
+inline constexpr std::atomic<std::size_t>& streaming_threshold_bytes = hot_flags.streaming_threshold;
 
 /// The default threshold: SINTER_STREAMING_THRESHOLD, else half the
 /// last-level cache (last_level_cache_bytes, host_cache.hpp).

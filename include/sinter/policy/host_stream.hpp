@@ -138,6 +138,24 @@ SINTER_FORCEINLINE index_t stream_chunks(T* o, const Cursor& cur, index_t i, ind
   return i;
 }
 
+/// o[k] = cur.load(k) for the whole 64-byte lines from i that fit before hi,
+/// fewer than N elements (what stream_chunks<N> left), computed into `buf`
+/// in one loop of a run-time count and streamed; returns where they
+/// stopped. A chunk loop of one line (16 floats) was fully unrolled by GCC
+/// 12 into scalar operations, whose 4-byte stores the line's 64-byte load
+/// then waited on (no store forwarding).
+template <index_t N, class T, class Cursor>
+SINTER_FORCEINLINE index_t stream_lines(T* o, const Cursor& cur, index_t i, index_t hi, T* buf) {
+  constexpr index_t line = 64 / static_cast<index_t>(sizeof(T));
+  const index_t n = (hi - i) - (hi - i) % line;
+  if (n <= 0) return i;
+  SINTER_IVDEP
+  for (index_t j = 0; j < n; ++j) buf[j] = convert<T>(cur.load(i + j));
+  stream_copy(o + i, buf, static_cast<std::size_t>(n) * sizeof(T));
+  keep_block(buf);
+  return i + n;
+}
+
 /// o[i] = c.load(i) for i in [lo, hi) with streaming stores for the 64-byte
 /// aligned blocks, then for the whole 64-byte lines after the last block;
 /// the head before the first aligned line and the tail after the last
@@ -194,7 +212,7 @@ void stream_range(T* o, const Cursor& c, index_t lo, index_t hi) {
   } else {
     alignas(64) T buf[block];
     i = stream_chunks<block>(o, cur, i, hi, buf);
-    i = stream_chunks<line>(o, cur, i, hi, buf);
+    i = stream_lines<block>(o, cur, i, hi, buf);
   }
   if (i < hi) store_range_call(o, c, i, hi, false);
 }

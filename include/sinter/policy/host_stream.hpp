@@ -210,7 +210,10 @@ void stream_range(T* o, const Cursor& c, index_t lo, index_t hi) {
     simd::stream_vectors(o + i, cur, i, whole);
     i += whole;
   } else {
-    alignas(64) T buf[block];
+    // One line more than a block holds: stream_lines writes fewer than a
+    // block, but GCC 12 cannot see it and warned (-Wstringop-overflow) of a
+    // vector store past a buffer of one block, in an int8 pass.
+    alignas(64) T buf[block + line];
     i = stream_chunks<block>(o, cur, i, hi, buf);
     i = stream_lines<block>(o, cur, i, hi, buf);
   }

@@ -124,35 +124,36 @@ inline void keep_block([[maybe_unused]] const void* buf) noexcept {
 #endif
 }
 
-/// o[k] = cur.load(k) for whole chunks of N elements from i while they fit
-/// before hi, each computed into `buf` (64-byte aligned, N elements, in L1)
-/// and copied out with streaming stores; returns where they stopped.
-template <index_t N, class T, class Cursor>
-SINTER_FORCEINLINE index_t stream_chunks(T* o, const Cursor& cur, index_t i, index_t hi, T* buf) {
-  for (; hi - i >= N; i += N) {
-    SINTER_IVDEP
-    for (index_t j = 0; j < N; ++j) buf[j] = convert<T>(cur.load(i + j));
-    stream_copy(o + i, buf, static_cast<std::size_t>(N) * sizeof(T));
-    keep_block(buf);
-  }
-  return i;
-}
-
-/// o[k] = cur.load(k) for the whole 64-byte lines from i that fit before hi,
-/// fewer than N elements (what stream_chunks<N> left), computed into `buf`
-/// in one loop of a run-time count and streamed; returns where they
-/// stopped. A chunk loop of one line (16 floats) was fully unrolled by GCC
-/// 12 into scalar operations, whose 4-byte stores the line's 64-byte load
-/// then waited on (no store forwarding).
-template <index_t N, class T, class Cursor>
-SINTER_FORCEINLINE index_t stream_lines(T* o, const Cursor& cur, index_t i, index_t hi, T* buf) {
-  constexpr index_t line = 64 / static_cast<index_t>(sizeof(T));
-  const index_t n = (hi - i) - (hi - i) % line;
-  if (n <= 0) return i;
+/// o[k] = cur.load(k) for k in [i, i + n), n a multiple of 64 bytes of T,
+/// computed into `buf` (64-byte aligned, in L1) and copied out with
+/// streaming stores.
+template <class T, class Cursor>
+SINTER_FORCEINLINE void stream_block(T* o, const Cursor& cur, index_t i, index_t n, T* buf) {
   SINTER_IVDEP
   for (index_t j = 0; j < n; ++j) buf[j] = convert<T>(cur.load(i + j));
   stream_copy(o + i, buf, static_cast<std::size_t>(n) * sizeof(T));
   keep_block(buf);
+}
+
+/// stream_block for whole chunks of N elements from i while they fit
+/// before hi (buf holds N); returns where they stopped.
+template <index_t N, class T, class Cursor>
+SINTER_FORCEINLINE index_t stream_chunks(T* o, const Cursor& cur, index_t i, index_t hi, T* buf) {
+  for (; hi - i >= N; i += N) stream_block(o, cur, i, N, buf);
+  return i;
+}
+
+/// stream_block, once, for the whole 64-byte lines from i that fit before
+/// hi (fewer than stream_chunks' N: what it left); returns where they
+/// stopped. One block of a run-time count: a chunk loop of one line (16
+/// floats) was fully unrolled by GCC 12 into scalar operations, whose
+/// 4-byte stores the line's 64-byte load then waited on (no store
+/// forwarding).
+template <class T, class Cursor>
+SINTER_FORCEINLINE index_t stream_lines(T* o, const Cursor& cur, index_t i, index_t hi, T* buf) {
+  constexpr index_t line = 64 / static_cast<index_t>(sizeof(T));
+  const index_t n = (hi - i) - (hi - i) % line;
+  if (n > 0) stream_block(o, cur, i, n, buf);
   return i + n;
 }
 
@@ -215,7 +216,7 @@ void stream_range(T* o, const Cursor& c, index_t lo, index_t hi) {
     // vector store past a buffer of one block, in an int8 pass.
     alignas(64) T buf[block + line];
     i = stream_chunks<block>(o, cur, i, hi, buf);
-    i = stream_lines<block>(o, cur, i, hi, buf);
+    i = stream_lines(o, cur, i, hi, buf);
   }
   if (i < hi) store_range_call(o, c, i, hi, false);
 }

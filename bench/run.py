@@ -453,6 +453,9 @@ class Check:
     def clear_misses(self) -> int:
         return len(self.clear_miss_cells())
 
+    def fmt(self, value: float) -> str:
+        return fmt_pct(value) if self.unit == "%" else f"{value:.3f}"
+
     def row(self) -> list[str]:
         if not self.cases:
             status, worst = "N/A", "no data"
@@ -461,8 +464,7 @@ class Check:
             status = (f"**MISS** ({len(misses)} of {len(self.cases)})" if misses
                       else f"PASS ({len(self.cases)} cases)")
             value, where = min(self.cases)
-            shown = fmt_pct(value) if self.unit == "%" else f"{value:.3f}"
-            worst = f"{shown}: {where}"
+            worst = f"{self.fmt(value)}: {where}"
         if self.missing:
             worst += f" ({len(self.missing)} not measured)"
         clear = str(self.clear_misses()) if self.cases else DASH
@@ -635,8 +637,7 @@ def write_markdown(path: Path, data: Data, info: dict, commands: list[str],
     for c in checks:
         cells = c.clear_miss_cells()
         if cells:
-            shown = (lambda v: fmt_pct(v)) if c.unit == "%" else (lambda v: f"{v:.3f}")
-            out.append(f"- {c.label}: " + "; ".join(f"{where} {shown(v)} ({shown(b)})" for v, b, where in cells))
+            out.append(f"- {c.label}: " + "; ".join(f"{where} {c.fmt(v)} ({c.fmt(b)})" for v, b, where in cells))
     out.append("")
 
     # Noise.

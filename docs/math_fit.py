@@ -8,7 +8,7 @@ Prints, as C hex-float literals (lowest degree first), the coefficients of:
   log_f    P(f) of log_f32.hpp: log1p(f)/f on [sqrt(1/2) - 1, sqrt(2) - 1], degree 11
   tanh_d   P/Q of exp_log.hpp's tanh(double): (tanh a - a)/a^3, z = a^2, a in [0, 0.625], degrees 2 and 3
   tanh_f   P then Q of exp_f32.inl's tanh(float): S(u) = (2 tanh(a/2)/a - 1)/u, u = a^2, a in [0, 9.02],
-           degrees 3 and 2, Q(0) = 1, rounded to float
+           degrees 2 and 2, Q(0) = 1, rounded to float
 The polynomials are weighted least-squares fits by Lawson's iteration on
 Chebyshev nodes (relative error, reference values from mpmath, solves in
 numpy's double precision); the double tanh's rational is a linearised
@@ -104,9 +104,13 @@ def tanh_d(np_=2, nq=3, n=300, iters=40):
     return best
 
 
-def tanh_f(c=9.02, m=3, n=2, nodes=2500):
+def tanh_f(c=9.02, m=2, n=2, nodes=2500, tight=(0.6, 3.0, 0.25), clamp_g=0.01):
     """tanh a = 4d/(4 + d^2), d = a + a u S(u): S's relative error reaches tanh times
-    W = |d/2 - a/2| / (d/2) * (1 - (d/2)^2) / (1 + (d/2)^2). Minimises max |S error| W."""
+    W = |d/2 - a/2| / (d/2) * (1 - (d/2)^2) / (1 + (d/2)^2). Minimises max |S error| W / g,
+    g = tight[2] for a in [tight[0], tight[1]] (where the kernel's float roundings peak,
+    about a = 1: 1.46 ulp over all floats with these weights, 1.58 with g = 1), clamp_g
+    at a = c (1 - tanh(9.02) = 2.93e-8 lies just below half an ulp of 1, 2.98e-8: the
+    kernel rounds to 1 at its clamp only if the fit is that close there), else 1."""
     from scipy.optimize import linprog
 
     mp.mp.dps = 40
@@ -116,13 +120,15 @@ def tanh_f(c=9.02, m=3, n=2, nodes=2500):
     s = np.array([float(mp.tanh(mp.mpf(x) / 2)) for x in xs])
     S = np.array([float((2 * mp.tanh(mp.mpf(x) / 2) / x - 1) / (x * x)) for x in xs])
     W = np.maximum(np.abs(s - xs / 2) / s * (1 - s**2) / (1 + s**2), 1e-4)
+    G = np.where((xs >= tight[0]) & (xs <= tight[1]), tight[2], 1.0)
+    G[xs >= c * (1 - 1e-12)] = clamp_g
     sc = c * c
     t = xs * xs / sc  # the LP's variable, in [0, 1]
 
     def feasible(bound):
         rows, rhs = [], []
-        for ti, Si, Wi in zip(t, S, W):
-            tol = bound * abs(Si) / Wi  # |P - S Q| <= tol Q, each row scaled by k = 1/tol
+        for ti, Si, Wi, Gi in zip(t, S, W, G):
+            tol = bound * Gi * abs(Si) / Wi  # |P - S Q| <= tol Q, each row scaled by k = 1/tol
             k = 1 / tol
             pp = [ti**i for i in range(m + 1)]
             qq = [ti**j for j in range(1, n + 1)]

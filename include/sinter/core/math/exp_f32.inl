@@ -75,9 +75,9 @@ SINTER_DETAIL_LANE_FN V exp_f(V x) {
 /// fit of (2 tanh(a/2)/a - 1)/u made for sinter on [0, 9.02] (docs/math_fit.py
 /// tanh_f: it minimises the error that S passes on to tanh, four times more
 /// tightly on [0.6, 3], where the roundings below peak, and 100 times at the
-/// clamp, where tanh must round to 1). An error in d
-/// reaches tanh scaled by (4 - d^2)/(4 + d^2), which vanishes where tanh
-/// nears 1, so no exponential is needed. With d = a n / q, n = q + u p, both forms of tanh share one
+/// clamp, where tanh must round to 1). An error in d reaches tanh scaled by
+/// (4 - d^2)/(4 + d^2), which vanishes where tanh nears 1, so no exponential
+/// is needed. With d = a n / q, n = q + u p, both forms of tanh share one
 /// denominator D = 4 q^2 + u n^2, so a lane costs one division: below a = 1,
 /// tanh = a - a u (n^2 - 4 p q) / D, where the quotient enters only a
 /// correction; from a = 1, tanh = 1 - e^2 / D with e = 2 q - a n = q (2 - a)

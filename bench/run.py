@@ -526,6 +526,38 @@ def evaluate_targets(data: Data, r1: float | None) -> list[Check]:
     return [a, b1, b2, c1, c2, c3, d]
 
 
+def target_a_for_each(data: Data) -> list[list[str]]:
+    """Target (a)'s rule applied to every serial implementation in turn: over
+    the cells (a) checks, how often the implementation is at least as fast
+    as the best of the others, and its median ratio to that best, for the
+    memory-bound and the compute-bound kernels apart. Where implementations
+    run level, the fastest of four noisy medians sets the bar, so even the
+    usual leader meets the rule only in part of the cells: this table says
+    how far (a)'s misses are sinter's and how far the rule's."""
+    rows = []
+    everyone = ["sinter_host"] + SERIAL_PEERS
+    for bound in ("memory-bound", "compute-bound"):
+        for impl in everyone:
+            ratios = []
+            for dtype in data.dtypes():
+                for kernel in data.kernels(dtype):
+                    if is_compute_bound(kernel) != (bound == "compute-bound"):
+                        continue
+                    for n in data.sizes(dtype, kernel):
+                        if n < TARGET_A_MIN_N:
+                            continue
+                        mine = data.get(kernel, dtype, impl, n)
+                        best, _ = data.best(kernel, dtype, [i for i in everyone if i != impl], n)
+                        r = ratio(mine, best)
+                        if r is not None:
+                            ratios.append(r)
+            if ratios:
+                meets = sum(r >= TARGET_A_RATIO for r in ratios)
+                rows.append([bound, impl, f"{meets} of {len(ratios)}",
+                             f"{statistics.median(ratios):.3f}", f"{min(ratios):.3f}"])
+    return rows
+
+
 # ---------------------------------------------------------------------------
 # Markdown.
 # ---------------------------------------------------------------------------
@@ -639,6 +671,14 @@ def write_markdown(path: Path, data: Data, info: dict, commands: list[str],
         if cells:
             out.append(f"- {c.label}: " + "; ".join(f"{where} {c.fmt(v)} ({c.fmt(b)})" for v, b, where in cells))
     out.append("")
+    each = target_a_for_each(data)
+    if each:
+        out.append("Target (a)'s rule applied to each serial implementation in turn "
+                   f"(n >= {TARGET_A_MIN_N}; its GB/s against the best of the other four, medians):")
+        out.append("")
+        out += md_table(["kernels", "implementation", "cells at >= 1.00", "median ratio", "lowest"],
+                        each, right_from=2)
+        out.append("")
 
     # Noise.
     noisy = sorted(((r.cv, k) for k, r in data.results.items()

@@ -28,14 +28,13 @@
 /// builds (-O0: Debug, sanitizer builds) get plain `inline`: forcing every
 /// op and maths body into every loop there buys no speed and made one test
 /// file compile far slower under -fsanitize=address,undefined
-/// (tests/top/test_fusion.cpp: 31 s, against over 4 minutes, stopped unfinished).
+/// (docs/journal/code-notes.md#forceinline-sanitizers).
 /// Define it before including sinter to choose otherwise: `inline` in an
 /// optimised build that needs short compiles more than speed (GCC's -Og
 /// cannot be told from -O1 by a macro). sinter's -Og test binaries do so:
 /// every loop path of an expression then calls one copy of each op instead
-/// of holding its own (tests/CMakeLists.txt; the dtype matrix's
-/// test_ops_math.cpp compiled in 153 s instead of 288, and ran about 1.2x
-/// as long).
+/// of holding its own (tests/CMakeLists.txt): about half the compile time
+/// for a slightly slower run (docs/journal/code-notes.md#forceinline-og).
 #if defined(SINTER_FORCEINLINE)
 // the including code's choice
 #elif defined(_MSC_VER) && !defined(__clang__)
@@ -69,13 +68,11 @@
 /// gives 256-bit vectors by default: Intel's AVX-512 cores, Skylake-X to
 /// Sapphire Rapids (-march=native on those, or -mtune=...; checked on GCC
 /// 12 by compiling a loop for each tuning). A loop it vectorises then uses
-/// half the registers' width, where Eigen's intrinsics use all of it; a float
-/// dot product in L1 ran 1.4x faster with the attribute (Xeon, AVX-512;
-/// reduce/host_engine.hpp, pairwise). Empty for every other tuning, which
-/// vectorises at 512 bits already (-march=x86-64-v4, znver3 tuning on an AMD
-/// Zen 5): there the separate out-of-line loops cost time and gain nothing
-/// (float add of 1024 elements on a Zen 5: 461-471 GB/s inline, 344-358
-/// through store_range_wide). Also empty for other compilers, nvcc and
+/// half the registers' width, where Eigen's intrinsics use all of it
+/// (reduce/host_engine.hpp, pairwise). Empty for every other tuning, which
+/// vectorises at 512 bits already (-march=x86-64-v4, znver3 tuning): there
+/// the separate out-of-line loops cost time and gain nothing
+/// (docs/journal/code-notes.md#wide-vectors). Also empty for other compilers, nvcc and
 /// builds without AVX-512F. It is a tuning choice, not an ISA one: the
 /// function still inlines what it calls. SINTER_HAS_WIDE_VECTORS is 1 where
 /// it is not empty.
@@ -104,7 +101,8 @@
 /// where GCC finds it small. A long chain of them thus compiles each body
 /// once per translation unit, not once per fused loop, and still vectorises
 /// (forcing the bodies into every loop made tests/top/test_fusion.cpp, 40
-/// chains, compile over 4x slower). Elsewhere (device code, Clang, MSVC)
+/// chains, compile several times slower; docs/journal/code-notes.md#math-fn-clones).
+/// Elsewhere (device code, Clang, MSVC)
 /// they are forced inline; in unoptimised host builds, plain `inline`.
 #if !defined(__CUDA_ARCH__) && !defined(__OPTIMIZE__) && !defined(_MSC_VER)
 #define SINTER_MATH_FN inline

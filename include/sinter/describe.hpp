@@ -8,8 +8,7 @@
 /// rare, so each expression compiles only a few stores and a call for its
 /// record. Before, a recursive description function per node type, a
 /// tally of the inputs per tree and the record's strings per expression
-/// made bench/compile_time/sinter_20.cpp take about 4% longer to compile
-/// at -O2 (7.39-7.49 s against 7.10-7.23, g++ 12, Zen 4).
+/// cost compile time (docs/journal/code-notes.md#describe-compile-time).
 #include <algorithm>
 #include <array>
 #include <cstddef>

@@ -307,11 +307,9 @@ struct scalar_leaf {
   using value_type = T;
   static constexpr std::size_t rank = 0;
   T value;
-  /// Static, so the leaf is just its value: with a 16-byte leaf (value, then
-  /// the shape's unused slot) GCC built a float scalar with two 8-byte
-  /// stores and a 4-byte one, then copied it with one 16-byte load, which
-  /// the stores cannot forward to (`a + 0.4f * c` on 4096 floats: a quarter
-  /// of the time outside the loop).
+  /// Static, so the leaf is just its value: a 16-byte leaf (value, then the
+  /// shape's unused slot) was built by narrower stores than the load that
+  /// copied it (store forwarding: docs/design.md#store-forwarding).
   static constexpr extents<0> shape{};
 
   template <std::size_t RO>

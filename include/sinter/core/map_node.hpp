@@ -24,10 +24,9 @@ inline constexpr std::size_t max_rank_v = [] {
 /// with state is stored; an empty one that can be default-constructed (every
 /// built-in op) is not stored at all and made when called. A member would
 /// take a byte padded to 8, and GCC keeps an expression tree in registers
-/// only up to a size (--param sra-max-scalarization-size-Ospeed, derived
-/// from the target's move ratio): with these members a 160-byte row
-/// broadcast tree was built in memory and copied with wide loads that stall
-/// store forwarding; at 128 bytes it stays in registers. A base, not
+/// only up to a size (--param sra-max-scalarization-size-Ospeed): with
+/// these members a 160-byte row broadcast tree left registers, 128 bytes
+/// stay (store forwarding: docs/design.md#store-forwarding). A base, not
 /// [[no_unique_address]]: nvcc's kernel parameters disagree with that
 /// attribute's layout (a 128-byte tree took a 184-byte parameter).
 template <class F, bool Stored = !(std::is_empty_v<F> && std::is_trivially_default_constructible_v<F>)>
@@ -108,7 +107,7 @@ struct map_node : fn_slot<F> {
   /// Whether every leaf is contiguous row-major. Forced inline, as the
   /// leaves' unit(): in a large translation unit GCC called it as a
   /// function from assign's inline test, the bound node stored to the stack
-  /// for it (row_broadcast f32 at 2^10: 50 -> 48 ns, bench/README.md).
+  /// for it (docs/journal/code-notes.md#unit-inline).
   SINTER_HD SINTER_FORCEINLINE bool unit() const { return unit_impl(std::index_sequence_for<A...>{}); }
 
   template <std::size_t... I>

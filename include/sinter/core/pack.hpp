@@ -62,9 +62,9 @@ SINTER_HD SINTER_FORCEINLINE constexpr pack<std::decay_t<H>, std::decay_t<T>...>
 /// larger ones whole. A tree over 1 KiB never stays in registers, and
 /// copied field by field its statements grow with the square of the
 /// expression's depth (each operator copies the whole tree below it), as
-/// did GCC's alias walks over them: building the 20-step chain of
-/// tests/support/chains.hpp (17 KiB, 801 operations) took 92 s to compile
-/// at -Og, 5 s whole; assigning it, 384 s at -O3, 35 s. Black-Scholes'
+/// did GCC's alias walks over them: the 20-step chain of
+/// tests/support/chains.hpp (17 KiB, 801 operations) compiled many times
+/// slower so (docs/journal/code-notes.md#field-copy-limit). Black-Scholes'
 /// trees (640 bytes) keep their field copies.
 #define SINTER_FIELD_COPY_BYTES 1024
 #endif
@@ -73,11 +73,9 @@ SINTER_HD SINTER_FORCEINLINE constexpr pack<std::decay_t<H>, std::decay_t<T>...>
 /// node type with `copy_fields()` (map_node, the leaves) of up to
 /// SINTER_FIELD_COPY_BYTES builds it there, any other is copied whole. An
 /// operator copies its operands' trees into the new node; copied whole, a
-/// tree was read back with wider loads than it had just been written with,
-/// a store-forwarding stall per copy (and GCC keeps a whole tree in
-/// registers only up to 64 bytes or so), which was 30 of the 48 ns of a
-/// 16-element `tanh(a * 0.5f + b) * c - sqrt(abs(a))`. Built from its
-/// fields, the tree stays in registers.
+/// tree left registers (store forwarding: docs/design.md#store-forwarding;
+/// docs/journal/code-notes.md#field-copies). Built from its fields, the
+/// tree stays in registers.
 template <class N>
 SINTER_HD SINTER_FORCEINLINE constexpr N copy_node(const N& n) {
   if constexpr (sizeof(N) <= SINTER_FIELD_COPY_BYTES && requires { n.copy_fields(); }) return n.copy_fields();

@@ -12,8 +12,8 @@ namespace sinter::detail {
 /// The settings a pass reads without a call, both constant-initialised.
 /// One 64-byte line, not two: a pass whose operands fill the L1 exactly
 /// (float add of 4096 elements: three 16 KiB arrays in a 48 KiB L1d) loses
-/// operand lines to every extra line it touches (scratch program on a Xeon
-/// VM: 169-176 -> 153-154 ns with one line fewer; bench/README.md).
+/// operand lines to every extra line it touches
+/// (docs/journal/code-notes.md#pass-flags-line).
 struct alignas(64) pass_flags {
   /// Bytes from which host passes stream (SIZE_MAX until first read).
   std::atomic<std::size_t> streaming_threshold{SIZE_MAX};

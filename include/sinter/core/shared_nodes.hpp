@@ -7,9 +7,9 @@
 /// A lazy subexpression used twice is two copies in the tree, and the
 /// compiler cannot merge their work: the copies' leaves are separate
 /// pointers that it cannot prove equal. Evaluated as written, Black-Scholes
-/// computes log and sqrt twice per output. A fused pass then ran 2.3-2.7x
-/// slower than sinter's own unfused version (one pass per operation,
-/// bench_math black_scholes/f32 at 2^10 and 2^16).
+/// computes log and sqrt twice per output, and the fused pass lost to
+/// sinter's own unfused version (one pass per operation;
+/// docs/journal/code-notes.md#shared-subexpression).
 ///
 /// So a contiguous host or par pass (policy/host_tie.hpp), and a full
 /// reduction of a contiguous producer (reduce/host_engine.hpp), look, at

@@ -83,7 +83,7 @@ SINTER_DETAIL_LANE_FN V exp_f(V x) {
 /// correction; from a = 1, tanh = 1 - e^2 / D with e = 2 q - a n = q (2 - a)
 /// - a u p (2 - a exact there). n^2 is computed once, for D and for
 /// n^2 - 4pq: 16 multiplies and FMAs (18 with a degree-3 P and n^2 inside
-/// each FMA: 1.43 ulp, and tanh_chain f32 1.11-1.15x as long on a Zen 3).
+/// each FMA: 1.43 ulp, and slower; docs/journal/code-notes.md#tanh-f32).
 /// Max error 1.46 ulp over every float with FMA, 1.76 without
 /// (docs/math.md); NaN and -0 kept, 1 from 9.02 up.
 SINTER_DETAIL_LANE_FN V tanh_f(V x) {
@@ -101,10 +101,10 @@ SINTER_DETAIL_LANE_FN V tanh_f(V x) {
   const V den = fma(q2, q2, u * nn);
   const V e = fma(q, 2.0f - a, -(au * p));
   // Each lane's numerator is selected first: one division serves both forms
-  // (the divider, not the multiplies, bounded two divisions on a Xeon). The
-  // base, a below 1 and 1 from there, is min(1, a): u < 1 exactly when
-  // a < 1, and a NaN lane's quotient is NaN. One instruction for a blend:
-  // tanh_chain f32 2-4% faster on a Zen 3 (AVX2), the same bits.
+  // (the divider, not the multiplies, bounds two divisions). The base, a
+  // below 1 and 1 from there, is min(1, a): u < 1 exactly when a < 1, and a
+  // NaN lane's quotient is NaN. One instruction for a blend, the same bits
+  // (docs/journal/code-notes.md#tanh-f32).
   const V num = select_lt(u, c(1.0f), au * fma(c(-4.0f) * p, q, nn), e * e);
   const V t = vmin(c(1.0f), a) - num / den;
   return from(bits(t) | sign);  // copysign(t, x): t >= 0 or NaN

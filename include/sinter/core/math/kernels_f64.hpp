@@ -13,14 +13,9 @@
 /// masks `vblendvpd` (AVX-512: a comparison into a mask register and
 /// `vblendmpd`) and a comparison (at SSE2 a double comparison cannot be a
 /// mask, so bits.hpp's masks read sign bits), and its vectors of exp took a
-/// third more instructions. On an AVX2 Zen 3 each double function alone
-/// ran 1.24-1.84x faster on the vector lane (docs/math.md); at 2^10 to
-/// 2^22 (bench/README.md) exp(a + b) * 2 on doubles went from 8.2-9.1 to
-/// 10.1-12.4 GB/s, tanh_chain from 4.2-4.7 to 7.4-8.2, and Black-Scholes
-/// (log, exp, sqrt and four erfc per pair of prices) 1.49-1.72x faster; on
-/// floats, whose log and erfc (and the other functions but exp and tanh)
-/// compute in double, Black-Scholes 1.15-1.33x. On an AVX-512 Zen 5 each
-/// double function alone 1.12-1.37x. Every lane type gives the same bits
+/// third more instructions. The explicit lanes are faster for every double
+/// function, and for float's functions computed in double
+/// (docs/journal/code-notes.md#kernels-f64, docs/math.md). Every lane type gives the same bits
 /// for the same input: the same IEEE operations in the same order, with
 /// masks and blends that differ only for NaN lanes, which the kernels
 /// replace last (tests/fma/host_simd_cases.hpp).
@@ -64,7 +59,8 @@ using M = U;
 // unoptimised build (-O0, where SINTER_FORCEINLINE is plain inline, as in
 // the sanitizer builds) or one that overrides it (the dtype-matrix tests)
 // then leaves the kernels out of line instead of inlining them into every
-// caller and SIMD clone (test_ops_math.cpp at -Og compiled 7% slower so).
+// caller and SIMD clone (test_ops_math.cpp at -Og compiled slower so;
+// docs/journal/code-notes.md#kernels-f64).
 #define SINTER_DETAIL_LANE_FN SINTER_HD SINTER_FORCEINLINE
 SINTER_DETAIL_LANE_FN V c(double x) { return x; }
 SINTER_DETAIL_LANE_FN U bits(V x) { return to_bits(x); }
@@ -173,11 +169,11 @@ SINTER_DETAIL_LANE_FN V vsqrt(V x) { return _mm512_mask_sqrt_pd(x, static_cast<_
 /// The kernels on sixteen doubles as a pair of AVX-512F vectors, for the
 /// float functions computed in double (one float vector widened): every
 /// operation runs on both halves in turn, so the instruction stream holds
-/// two independent dependency chains side by side. On a Zen 5 that ran
-/// the float functions 1.09-1.38x faster than the two halves one after the
-/// other (the kernels are chains of dependent multiplies, divisions and
-/// square roots; the core's schedulers fill with one half's waiting
-/// operations before the other half's reach them).
+/// two independent dependency chains side by side, faster than the two
+/// halves one after the other (the kernels are chains of dependent
+/// multiplies, divisions and square roots; the core's schedulers fill with
+/// one half's waiting operations before the other half's reach them;
+/// docs/journal/code-notes.md#lane-pairs).
 namespace sinter::detail::math::impl::lane_avx512_d2 {
 namespace one = lane_avx512_d;
 #define SINTER_DETAIL_LANE_FN SINTER_DETAIL_LANE_INLINE

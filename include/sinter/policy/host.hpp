@@ -83,7 +83,7 @@ SINTER_FORCEINLINE host_path choose_host_path(const memory_leaf<T, R>& out, cons
 /// Flat positions [b, e) of the pass `out = bound` along `path`; host runs
 /// [0, n), par one chunk per task. Forced inline, as the four paths were in
 /// run_serial before: out of line, GCC 12 compiled `exp(a + b) * 2` in
-/// double 24% slower (bench_math exp_add/f64/sinter_host, 21 -> 16 GB/s).
+/// double to a slower loop (docs/journal/code-notes.md#host-range-inline).
 template <class T, std::size_t R, class Node>
 SINTER_FORCEINLINE void run_host_range(host_path path, const memory_leaf<T, R>& out,
                                        const Node& bound, index_t b, index_t e) {
@@ -139,8 +139,8 @@ SINTER_FORCEINLINE bool inline_pass_ok(const memory_leaf<T, R>& out, const Node&
 /// in assign's caller (evaluate.hpp, rows_overlap): fewer than `limit`
 /// elements, a contiguous output, not streamed, no repeated subexpression,
 /// and every leaf reading its rows at stride 1 (a row broadcast `m * 0.5f +
-/// row`, a block of a wider matrix): store_rows. The general path ran a row
-/// broadcast of 2 rows of 16 floats in 27 ns, this one in 10.
+/// row`, a block of a wider matrix): store_rows, without the general path's
+/// alias check and dispatch (docs/journal/code-notes.md#inline-rows).
 template <class T, std::size_t R, class Node>
 SINTER_FORCEINLINE bool inline_rows_ok(const memory_leaf<T, R>& out, const Node& bound, index_t limit) {
   if constexpr (R != 2 || has_twins_v<Node> || has_shared_v<Node>) {
@@ -156,9 +156,9 @@ SINTER_FORCEINLINE bool inline_rows_ok(const memory_leaf<T, R>& out, const Node&
 /// elements, a contiguous output, not streamed, no repeated subexpression,
 /// and every leaf read at stride 2 (`a[::2] * 2 + b[1::2]`): the general
 /// path's step-2 loop (run_rows<2>), called directly. Only trees that may
-/// take that loop (step2_possible_v: no whole array) check it. Through the
-/// rest of the general path, the pass of 1024 floats spent about 8 ns of
-/// its 67 outside the loop, against a hand loop's 54 in all.
+/// take that loop (step2_possible_v: no whole array) check it. The rest of
+/// the general path cost a small pass a noticeable share of its time
+/// (docs/journal/code-notes.md#direct-step2).
 template <class T, std::size_t R, class Node>
 SINTER_FORCEINLINE bool direct_step2_ok(const memory_leaf<T, R>& out, const Node& bound, index_t limit) {
   if constexpr (R != 1 || !step2_possible_v<Node> || has_twins_v<Node> || has_shared_v<Node>) {

@@ -81,8 +81,8 @@ SINTER_FORCEINLINE index_t block_offset(const extents<R>& idx, index_t j, const 
 /// `strides`, [j, j + cnt) its columns, k the piece's first position in
 /// the block. The walk of host_loop.hpp's for_row_ranges, with the offset
 /// and the block position handed over: gather_block written on
-/// for_row_ranges' callback ran a streamed step-2 pass of 2^26 elements
-/// 6-10% slower (float and double, Zen 4).
+/// for_row_ranges' callback ran a streamed step-2 pass slower
+/// (docs/journal/code-notes.md#buffered-stream-blocks).
 template <std::size_t R, class F>
 SINTER_FORCEINLINE void for_block_rows(const extents<R>& shape, const extents<R>& strides, extents<R> idx,
                                        index_t j, index_t len, F&& f) {
@@ -193,12 +193,8 @@ inline constexpr index_t buffered_block_v = [] {
 
 /// Output bytes of a block of a streamed pass that gathers. Such a pass
 /// is memory-bound, and long blocks leave the memory idle while a block is
-/// computed and written: `a[::2] * 2 + b[1::2]` at 2^26 floats (Zen 4),
-/// gathered in blocks of 1024 elements, ran 1.7x slower than the strided
-/// loop it replaces (a hand-written loop blocked so: 1.5x slower than the
-/// same loop unblocked, level with it in blocks of 128). In blocks of 256
-/// bytes, float and double, 0.96-1.10x the old loop's time (bench_layout
-/// strided at 2^26, host and par; bench/README.md).
+/// computed and written; blocks of 256 bytes keep it level with the
+/// strided loop it replaced (docs/journal/code-notes.md#buffered-stream-blocks).
 inline constexpr index_t buffered_stream_bytes = 256;
 
 /// Flat positions [s, e) of the pass `out = node` (not contiguous: some

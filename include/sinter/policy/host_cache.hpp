@@ -4,17 +4,15 @@
 /// streaming threshold (host_stream.hpp). On Linux it comes from sysfs
 /// (/sys/devices/system/cpu/cpu0/cache), the cache instance CPU 0 shares.
 /// glibc's sysconf(_SC_LEVEL3_CACHE_SIZE) can report more than one core
-/// can use on AMD processors: 320 MiB on the Zen 4 EPYC of bench/README.md,
-/// whose sysfs lists a 32 MiB L3 (.NET's garbage collector met the same and
-/// reads sysfs first too: dotnet/runtime pull request 108492). Half of 320
-/// MiB left passes writing 16 to 160 MiB unstreamed there (a float triad
-/// of 2^22 elements ran at 25-30 GB/s, 46-50 streamed).
+/// can use on AMD processors (320 MiB where sysfs lists a 32 MiB L3; .NET's
+/// garbage collector met the same and reads sysfs first too:
+/// dotnet/runtime pull request 108492), which left large passes unstreamed
+/// (docs/journal/code-notes.md#host-cache-size).
 ///
 /// A virtual machine's sysfs can list the whole host's cache as shared by
-/// its few CPUs: 260 MiB shared by CPUs 0-1 on the 2-core Xeon VM of
-/// bench/README.md, whose passes fell out of the cache between 64 and 135
-/// MiB of data (a float triad writing 32 MiB ran at 26 GB/s, writing 45 MiB
-/// at 15, streamed 34). So the size counts at most `cache_per_cpu_cap` per
+/// its few CPUs (260 MiB shared by CPUs 0-1 of a 2-core VM, whose passes
+/// fell out of the cache far below that; docs/journal/code-notes.md#host-cache-size).
+/// So the size counts at most `cache_per_cpu_cap` per
 /// CPU listed as sharing it: more than any x86 part has per core (the most
 /// is 12 MiB, AMD's X3D parts), so a machine that sees all of its cache's
 /// cores is never cut.

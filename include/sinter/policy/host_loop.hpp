@@ -23,10 +23,9 @@ SINTER_HD SINTER_FORCEINLINE T convert(V v) {
 }
 
 /// SINTER_UNROLL4: unroll the (vectorised) loop that follows four times.
-/// On store_range's loop, float add and triad of 1024 and 4096 elements in
-/// L1 ran 1.2-1.4x faster, level with Eigen Tensor (whose executor also
-/// unrolls four packets), for 3-4% more compile time and 8% more object on
-/// bench/compile_time.
+/// Small passes in L1 catch up with Eigen Tensor (whose executor also
+/// unrolls four packets) for a little more compile time and code
+/// (docs/journal/code-notes.md#unroll4).
 /// GCC only (nvcc's front end rejects the pragma, clang unrolls on its own).
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
 #define SINTER_UNROLL4 _Pragma("GCC unroll 4")
@@ -46,13 +45,11 @@ SINTER_HD SINTER_FORCEINLINE T convert(V v) {
 /// lines of output, whose count has its low bits masked off, then the
 /// remaining elements. GCC 12 at -O2 (CMake's RelWithDebInfo) vectorises
 /// with its "very cheap" cost model, which refuses a loop that needs a
-/// scalar remainder: one loop over [0, n) ran scalar there (bench_babel at
-/// -O2 on a Zen 3: float add of 4096 elements 20 GB/s, 81-93 split, Eigen
-/// 85-95). The masked count is a multiple of every vector width, so the
-/// first loop needs none.
+/// scalar remainder: one loop over [0, n) ran scalar there
+/// (docs/journal/code-notes.md#split-store-loop). The masked count is a multiple of every vector
+/// width, so the first loop needs none.
 /// The cursor is taken by value: read through a reference, its scalars were
-/// loaded again for every vector (a store to o might change them), and
-/// row_broadcast of 1000 floats ran 1.25x slower.
+/// loaded again for every vector (a store to o might change them).
 /// ivdep: an operand may alias the output only with the same index mapping
 /// (evaluate.hpp guarantees it), so iterations are independent.
 template <class T, class Cursor>
@@ -89,13 +86,9 @@ inline constexpr int cursor_ops_v<shift_cursor<C>> = cursor_ops_v<C>;
 /// counted each time) have their store loops forced inline (store_run);
 /// larger ones are left to GCC's choice, one copy per cursor type. At -O3
 /// GCC kept the split loop of small expressions out of line where it had
-/// inlined the single one (bench_babel on a Zen 5: triad of 1024 doubles
-/// 1.35x slower through the call); a call also copies the cursor, 50 ns of
-/// a tied Black-Scholes pass of 16 floats, 29 operations per output
-/// (bench/header_ab). Forced inline for every cursor, a pass with streaming
-/// stores held the loops three times over (head, tail and the contiguous
-/// pass's own): tests/top/test_fusion.cpp, whose chains grow to 801
-/// operations, had 2.6x the code.
+/// inlined the single one, and a call also copies the cursor. Forced inline
+/// for every cursor, a pass with streaming stores held the loops three times
+/// over (head, tail and the contiguous pass's own; docs/journal/code-notes.md#inline-store-ops).
 #define SINTER_INLINE_STORE_OPS 64
 #endif
 
@@ -113,10 +106,9 @@ SINTER_FORCEINLINE void store_run(T* o, const Cursor& c, index_t lo, index_t n) 
 /// many bytes up to SINTER_MEMMOVE_MAX_BYTES are one std::memmove, not the
 /// store loop. glibc's memmove copies such blocks with `rep movsb`, which
 /// writes whole lines without reading them first, where the store loop
-/// reads every output line before writing it. On the bench machine (Zen 5,
-/// L1d 48 KiB, L2 1 MiB) memmove was faster from 32 KiB to 1 MiB (double
-/// copy at 4096 elements 178-180 -> 288-304 GB/s), slower below (4 KiB of
-/// floats 325-456 -> 256-259) and at 8 MiB (103-111 -> 78-79). Define
+/// reads every output line before writing it. With an L1d of 48 KiB and
+/// an L2 of 1 MiB memmove won from 32 KiB to 1 MiB and lost below and
+/// above (docs/journal/code-notes.md#memmove-range). Define
 /// SINTER_MEMMOVE_MIN_BYTES to 0 before including sinter to keep the loop.
 #define SINTER_MEMMOVE_MIN_BYTES 32768
 #endif
@@ -171,18 +163,15 @@ SINTER_FORCEINLINE void store_range(T* o, const Cursor& c, index_t lo, index_t h
 #endif
 
 /// store_range's loop with full-width AVX-512 vectors (SINTER_WIDE_VECTORS),
-/// for passes whose data sit in L1. On a Xeon whose GCC tuning prefers
-/// 256-bit vectors, float copy, mul, add and triad of 4096 elements ran
-/// 1.3-1.7x faster with it (at Eigen's speed), while 256-bit stores stay
-/// ahead once the data are in L2 (1.15x on 16384 floats): hence both loops,
+/// for passes whose data sit in L1. Where GCC's tuning prefers 256-bit
+/// vectors, 512-bit stores win in L1 (at Eigen's speed) and lose once the
+/// data are in L2 (docs/journal/code-notes.md#wide-store-loop): hence both loops,
 /// chosen by size. Only compiled where the flag changes something.
 /// The cursor is copied first: read through the reference, its scalars were
 /// loaded again on every iteration (a store to o might change them), a third
 /// load per vector where the CPU does two 512-bit loads a cycle.
-/// Its whole lines are unrolled four times, as store_run_loops' are: on a
-/// Xeon VM (GCC sees rocketlake), float and double copy, mul, add and triad
-/// of 1024 elements took 10-28% less time (triad f32 45.6 -> 37.6 ns, Eigen
-/// Tensor 31), for 1-2% more compile time of bench/compile_time/sinter_20.cpp.
+/// Its whole lines are unrolled four times, as store_run_loops' are, for
+/// the same reason (docs/journal/code-notes.md#wide-store-loop).
 template <class T, class Cursor>
 SINTER_NOINLINE SINTER_WIDE_VECTORS void store_range_wide(T* o, const Cursor& cursor, index_t lo, index_t hi) {
   const Cursor c = cursor;
@@ -230,9 +219,8 @@ SINTER_FORCEINLINE void store_range_sized(T* o, const Cursor& c, index_t lo, ind
 /// the general path's contiguous passes (run_linear_shared), par's chunks,
 /// and a streaming pass's head, tail and misaligned output. Inlined at
 /// each, they were copies of the same vectorised loop (a streamed range
-/// held three); with rank-1 row passes (run_rows) also through it,
-/// bench/compile_time's sinter_20.cpp has 22% less code and compiles 6-12%
-/// faster (bench/README.md, "Compile time").
+/// held three); with rank-1 row passes (run_rows) also through it, less
+/// code and a shorter compile (docs/journal/code-notes.md#store-range-call).
 template <class T, class Cursor>
 SINTER_NOINLINE void store_range_call(T* o, const Cursor& c, index_t lo, index_t hi, bool wide) {
   store_range_sized(o, c, lo, hi, wide);
@@ -240,19 +228,14 @@ SINTER_NOINLINE void store_range_call(T* o, const Cursor& c, index_t lo, index_t
 
 /// out[i] = c.load(i) for i in [begin, end), `c` a node's contiguous
 /// cursor: assign's inline path, which takes the small passes whose fixed
-/// cost counts. Forced inline: in bench_layout's large translation unit GCC
-/// had left it out of line, reading the cursor back through a reference
-/// (row_broadcast at 2^10, one row: f32 52.3 -> 49.9 ns, f64 97.5 -> 92.1;
-/// bench/compile_time/sinter_20.cpp as fast to compile, 2 KB less code).
+/// cost counts. Forced inline: in a large translation unit GCC had left it
+/// out of line, reading the cursor back through a reference.
 /// The loop is inlined (store_run, to SINTER_INLINE_STORE_OPS), except for
 /// a cursor with an explicit vector loop (exp, tanh, sqrt: host_simd.hpp),
 /// which calls store_range_call, the copy the general path compiles
-/// anyway: its maths cost more than the call even at 16 elements
-/// (tanh_chain, exp_add at 16 to 1000: 0.97-1.09 of the inlined loop's
-/// time), and the expression's vector loop is compiled once, not twice
-/// (bench/compile_time/sinter_20.cpp 7% faster to compile at -O2). Cheap
-/// cursors keep the inlined loop: through the call, add of 16 to 100
-/// floats took 1.2-1.4x as long.
+/// anyway: its maths cost more than the call even at 16 elements, and the
+/// expression's vector loop is compiled once, not twice. Cheap cursors keep
+/// the inlined loop, where the call would count (docs/journal/code-notes.md#run-linear).
 template <class T, class Cursor>
 SINTER_FORCEINLINE void run_linear(T* out, const Cursor& c, index_t begin, index_t end) {
   if constexpr (simd::applies_v<T, Cursor>) store_range_call(out, c, begin, end, false);
@@ -273,15 +256,12 @@ SINTER_FORCEINLINE void keep_scalar() noexcept {
 /// is store_run_loops' split (whole 64-byte lines, vectorised at -O2 too),
 /// but with a scalar remainder: GCC vectorised that one too, with its own
 /// epilogue, and the state of the two loops left so few registers that it
-/// kept the row counters in vector registers, about 3 ns a row. Out of
-/// line, with the node copied: inlined in assign's caller, or reading the
-/// node through the reference (a store to out might change it), the rows
-/// took longer. Scratch program, rows x columns of `m * 0.5f + row`, ns:
-/// 64 x 16 from 365 on the general path to 76 (hand loop 58-80), 4 x 1000
-/// from 227 to 192 (171), 2 x 16 from 27 to 10 (4.2). With AVX-512 the
+/// kept the row counters in vector registers. Out of line, with the node
+/// copied: inlined in assign's caller, or reading the node through the
+/// reference (a store to out might change it), the rows took longer
+/// (docs/journal/code-notes.md#inline-rows). With AVX-512 the
 /// remainder of a cursor the explicit loop evaluates is one masked vector
-/// (simd::store_line_tail): rows of 1000 floats (8 left over) 3-11% faster
-/// in cache (bench/header_ab kernel 24, Zen 5). A cursor with an
+/// (simd::store_line_tail; docs/journal/code-notes.md#store-line-tail). A cursor with an
 /// explicit vector loop (exp, tanh: host_simd.hpp) calls store_range_call
 /// for each row instead, the loop its contiguous passes run; so does a
 /// pass that store_range_sized would widen (wide_pass), and a plain copy's

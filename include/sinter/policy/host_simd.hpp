@@ -10,9 +10,8 @@
 /// vector, to its vector variant (hw_exp.hpp, hw_sqrt.hpp, GCC's SIMD
 /// clones): the call keeps the kernel out of the loop, so its constants are
 /// reloaded on every call and every live vector of the loop is spilled
-/// around it (the vector ABI saves no vector register). `exp(a + b) * 2`
-/// ran at 37-39 GB/s that way against 51 for the same kernel inlined into a
-/// hand-written intrinsic loop (scratch program, 16384 floats, best of 7).
+/// around it (the vector ABI saves no vector register), which costs more
+/// than the kernel's arithmetic (docs/journal/code-notes.md#explicit-vector-loop).
 /// Those double functions are no calls there (GCC inlines and vectorises
 /// them), but GCC's vectors of them take a third more
 /// instructions than the kernels written on vectors (kernels_f64.hpp).
@@ -29,9 +28,8 @@
 /// (arithmetic, abs, sqrt, minimum, maximum, exp, tanh) steps by two
 /// vectors, each operation on both in turn (exp and tanh on the pair lanes
 /// lane_avx512_f2 of hw_exp.hpp and lane_avx512_d2 of kernels_f64.hpp):
-/// two independent dependency chains side by side, on a Zen 5 1.06x faster
-/// on float exp_add and tanh_chain and 1.14-1.15x on double (4096 elements
-/// and up, bench/header_ab). Trees with another function step by one
+/// two independent dependency chains side by side, faster in float and
+/// double (docs/journal/code-notes.md#explicit-vector-loop). Trees with another function step by one
 /// vector (below, SINTER_DETAIL_SIMD_OP_PAIR).
 /// The values are bitwise those of the scalar loop (the same IEEE
 /// operations on every lane; the kernels' vector and scalar lane types give
@@ -345,7 +343,7 @@ SINTER_FORCEINLINE vec<float> join_f32(__m512d lo, __m512d hi) {
   return __builtin_shufflevector(narrow_f32(lo), narrow_f32(hi), 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
 }
 // Both halves as one pair of vectors (lane_avx512_d2: the two halves'
-// operations interleaved, 1.09-1.38x faster than one half after the other).
+// operations interleaved; docs/journal/code-notes.md#lane-pairs).
 SINTER_FORCEINLINE math::impl::lane_avx512_d2::V pair_f64(vec<float> a) { return {low_f64(a), high_f64(a)}; }
 SINTER_FORCEINLINE vec<float> join_f32(math::impl::lane_avx512_d2::V r) { return join_f32(r.a, r.b); }
 #define SINTER_DETAIL_SIMD_F32_VIA_F64(kernel, a) join_f32(math::impl::lane_avx512_d2::kernel(pair_f64(a)))

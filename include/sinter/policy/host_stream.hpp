@@ -28,9 +28,8 @@ namespace sinter {
 namespace detail {
 
 /// The streaming threshold in bytes, read by every host pass without a
-/// call (a constant-initialised atomic; a call on a small pass's path makes
-/// GCC spill the node tree around it and reload it with wider loads, which
-/// stall store forwarding). `threshold_unset` until first read.
+/// call (a constant-initialised atomic: no call on a small pass's path;
+/// store forwarding, docs/design.md#store-forwarding). `threshold_unset` until first read.
 /// It lives in hot_flags (core/pass_flags.hpp), beside trace_hint.
 inline constexpr std::size_t threshold_unset = SIZE_MAX;
 inline constexpr std::atomic<std::size_t>& streaming_threshold_bytes = hot_flags.streaming_threshold;
@@ -113,11 +112,8 @@ inline void stream_fence() noexcept {
 }
 
 /// Keeps the block's ordinary stores, which GCC otherwise drops (it streams
-/// straight from registers). Measured when added (commit f994824, an AMD
-/// EPYC with AVX-512), 2^26 elements, scratch program: with the L1 stores
-/// kept a streamed triad ran at 32-37 GB/s, without them at 25-28 (copy
-/// and mul: 36-40 either way). On a Zen 5, once stream_range copied its
-/// cursor (below), the two ways ran within noise of each other (42-50 GB/s).
+/// straight from registers); kept, a streamed triad ran faster when this
+/// was added, level since stream_range copies its cursor (docs/journal/code-notes.md#keep-block).
 inline void keep_block([[maybe_unused]] const void* buf) noexcept {
 #if defined(__GNUC__) || defined(__clang__)
   asm volatile("" : : "r"(buf) : "memory");
@@ -146,9 +142,8 @@ SINTER_FORCEINLINE index_t stream_chunks(T* o, const Cursor& cur, index_t i, ind
 /// stream_block, once, for the whole 64-byte lines from i that fit before
 /// hi (fewer than stream_chunks' N: what it left); returns where they
 /// stopped. One block of a run-time count: a chunk loop of one line (16
-/// floats) was fully unrolled by GCC 12 into scalar operations, whose
-/// 4-byte stores the line's 64-byte load then waited on (no store
-/// forwarding).
+/// floats) was fully unrolled by GCC 12 into 4-byte stores that the line's
+/// 64-byte load waited on (store forwarding: docs/design.md#store-forwarding).
 template <class T, class Cursor>
 SINTER_FORCEINLINE index_t stream_lines(T* o, const Cursor& cur, index_t i, index_t hi, T* buf) {
   constexpr index_t line = 64 / static_cast<index_t>(sizeof(T));
@@ -167,18 +162,13 @@ template <class T, class Cursor>
 void stream_range(T* o, const Cursor& c, index_t lo, index_t hi) {
   static_assert(64 % sizeof(T) == 0, "streaming stores need an element size dividing 64 bytes");
   // 256 bytes (4 lines) per block: computing and streaming in small steps
-  // keeps the loads and the write-combining buffers busy at the same time.
-  // With 4 KiB blocks the two phases alternated and a triad at 2^26 floats
-  // ran at 17 GB/s, against 33-35 with 256-byte blocks (a streamed add:
-  // 64 B 35, 256 B 34-35, 1 KiB 33, 4 KiB 22-24).
+  // keeps the loads and the write-combining buffers busy at the same time;
+  // with 4 KiB blocks the two phases alternated (docs/journal/code-notes.md#stream-blocks).
   constexpr index_t block = 256 / static_cast<index_t>(sizeof(T));
   // After the blocks, whole lines stream one at a time: a row broadcast
-  // streams each row of 1000 floats (4000 bytes) on its own, and with the
-  // 128-160 bytes after its last block stored through the cache it ran
-  // 1.11-1.32x as long at 2^24 and 2^26 elements, 1.02-1.05x at 2^22
-  // (bench/header_ab kernel 24, Zen 5). Rows of 1000 doubles (one line
-  // after the blocks) ran 2-8% faster that way (kernel 26): kept for the
-  // floats' gain.
+  // streams each row of 1000 floats (4000 bytes) on its own, and storing
+  // the lines after its last block through the cache cost more than the
+  // doubles' small gain from it (docs/journal/code-notes.md#stream-blocks).
   constexpr index_t line = 64 / static_cast<index_t>(sizeof(T));
   index_t i = lo;
   // Ordinary stores until o + i is 64-byte aligned (everything, if o itself
@@ -194,19 +184,14 @@ void stream_range(T* o, const Cursor& c, index_t lo, index_t hi) {
   i += head;
   // The cursor is copied first: read through the reference, its pointers
   // and scalars were loaded again after every block's streaming stores (o
-  // might alias them), and on an AMD EPYC Zen 5 those loads cost a third of
-  // the bandwidth (a float mul at 2^26 in a scratch program: 28-31 GB/s
-  // through the reference, 46-51 from a copy, a hand-written streaming loop
-  // 48-54; bench_stream's non-temporal copy 49.5).
+  // might alias them), and those loads cost a third of the bandwidth
+  // (docs/journal/code-notes.md#keep-block).
   const Cursor cur = c;
   if constexpr (simd::applies_v<T, Cursor>) {
     // A cursor with an explicit vector loop (exp, tanh: host_simd.hpp)
-    // streams its vectors straight from the registers. Through the block
-    // buffer below, a double tanh chain took 1.19-1.27x as long as this
-    // (bench/header_ab, threshold 0, 65536 to 2^22 elements), also with its
-    // inputs in L2: each vector was stored twice and loaded once more, and
-    // the long chains in flight filled the store queue (a guess, not
-    // measured); float tanh and exp 3-9% faster too.
+    // streams its vectors straight from the registers: through the block
+    // buffer below each vector was stored twice and loaded once more
+    // (docs/journal/code-notes.md#stream-vectors).
     const index_t whole = (hi - i) - (hi - i) % line;
     simd::stream_vectors(o + i, cur, i, whole);
     i += whole;

@@ -68,16 +68,10 @@ struct args {
 /// with uniform values in [lo, hi) from a fixed seed, each starting
 /// `offset` bytes (a multiple of 64) past a 4 KiB boundary. A load whose
 /// address matches a recent store's in its low 12 bits waits for that store
-/// (4K aliasing): on the Zen 4 of bench/README.md (bench/rows_ab/rows.cpp),
-/// `m * 0.5f + row` over 4 rows of 1000 floats took 533-660 ns for sinter
-/// and the hand loop alike with the output 64 bytes past both inputs modulo
-/// 4 KiB, 171-185 with them 1088 and 2176 bytes apart (over one row: 137
-/// ns in one run, 46 in a later one, against 45). Left
-/// to the allocator, the buffers of the sizes below the mmap threshold fell
-/// wherever the order of allocation put them, which random interleaving
-/// changes from run to run (row_broadcast f32 at 2^10: 42-64 ns for every
-/// implementation in one run, 250 in the next). make_args gives each role
-/// its own offset instead.
+/// (4K aliasing), and the allocator's placement changes with the order of
+/// allocation, which random interleaving changes from run to run; make_args
+/// gives each role its own offset (docs/journal/bench-2026-11b.md, "A row
+/// broadcast by rows from assign").
 template <class T>
 T* buffer(const std::string& key, index_t count, double lo, double hi, unsigned seed, index_t offset = 0) {
   struct freer {

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Usage: bench/header_ab/run.sh OLD_INCLUDE NEW_INCLUDE "COMPILER FLAGS" [sizes...]
+# Usage: bench/tools/header_ab/run.sh OLD_INCLUDE NEW_INCLUDE "COMPILER FLAGS" [sizes...]
 # Times two versions of sinter's headers in one program: kernels.cpp is
 # compiled once per version (namespace renamed, so both link), and driver.cpp
 # interleaves them and prints the minimum ns per call of each (A = OLD,
@@ -7,7 +7,7 @@
 # Benchmark's runs of two binaries cannot resolve on a noisy machine.
 # Example (headers of an older commit against the working tree):
 #   git archive 4c43d81 include | tar -x -C /tmp/old
-#   bench/header_ab/run.sh /tmp/old/include include "-O3 -march=native" 100 1000 4096
+#   bench/tools/header_ab/run.sh /tmp/old/include include "-O3 -march=native" 100 1000 4096
 # HAB_KERNELS=7,8 runs only those kernels (numbers in kernels.cpp), HAB_ROUNDS
 # sets the rounds (400).
 set -eu

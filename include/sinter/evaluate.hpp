@@ -75,10 +75,9 @@ bool needs_temporary(const memory_leaf<T, R>& out, const Node& bound) {
 /// overlap the output's without the output's mapping (same address,
 /// element size and row stride, and K = 1).
 /// Forced inline with no loop, for assign's inline path: out of line it
-/// takes the tree by reference, which makes the caller keep the tree in
-/// memory and reload it with stalling wide loads (copy and add of 1024
-/// floats 20-30% slower); the general needs_temporary forced inline there
-/// cost 10-20% more compile time (bench/compile_time.py).
+/// takes the tree by reference (store forwarding: docs/design.md#store-forwarding);
+/// the general needs_temporary forced inline there cost more compile time
+/// (docs/journal/code-notes.md#rows-overlap).
 template <index_t K = 1, class T, class Node>
 SINTER_FORCEINLINE bool rows_overlap(const T* out, index_t rows, index_t len, const Node& node);
 template <index_t K, class T, class Node, std::size_t... I>
@@ -226,22 +225,20 @@ bool output_order(const extents<R>& shape, const extents<R>& strides, extents<R>
 /// Run `out = node` as one pass on policy `pol`; `bound` is node bound to
 /// out's shape (the caller has it already for the alias check). The output
 /// leaf and the bound node are copied (and their axes collapsed) only when
-/// a rank >= 2 pass is not contiguous: a copy of a just-built aggregate is
-/// read back with wider loads than it was written with, which stalls store
-/// forwarding (several ns of a small pass's fixed cost). A pass into a
+/// a rank >= 2 pass is not contiguous (store forwarding:
+/// docs/design.md#store-forwarding). A pass into a
 /// transposed output whose operands are all transposed alike
 /// (`transpose(b) = transpose(a) * 2`) runs in the output's memory order
 /// (output_order), where it is contiguous. Not otherwise: with row-major
 /// operands, reordering made the operands' reads strided instead of the
-/// output's writes, and a float pass of 1024 elements with rows of 4 ran
-/// 7x slower, of 16384 with rows of 64 2.8x (bench/header_ab, kernel 20).
+/// output's writes, which cost more (docs/journal/code-notes.md#output-order).
 template <class P, class T, std::size_t R, class Node, class Bound>
 void run_bound_pass(const P& pol, const memory_leaf<T, R>& out, const Node& node, const Bound& bound) {
   if constexpr (R >= 2) {
     // A row-major output is in its memory order already (output_order would
     // return false): the test skips the sort on the common strided pass, a
-    // broadcast or a strided operand into an array (a row broadcast of 2 x
-    // 16 floats 1.5-2 ns faster, of 27-29).
+    // broadcast or a strided operand into an array
+    // (docs/journal/code-notes.md#output-order).
     const bool out_unit = out.unit();
     if (!(out_unit && bound.unit())) {
       extents<R> perm;
@@ -334,8 +331,7 @@ SINTER_FORCEINLINE bool runs_inline(const memory_leaf<T, R>& out, const Bound& b
 /// `out = e` with numpy broadcasting of e to out's shape. Forced inline
 /// so that a contiguous host pass runs without copying the node tree:
 /// the tree built by the caller's operators stays in registers up to the
-/// loop's cursor (copies of just-built aggregates, read back with wider
-/// loads than they were written with, stall store forwarding). Small
+/// loop's cursor (store forwarding: docs/design.md#store-forwarding). Small
 /// untraced passes that the backend runs here: contiguous, and a matrix by
 /// rows read at stride 1. Every other pass takes the general path,
 /// assign_bound.
@@ -364,10 +360,9 @@ SINTER_FORCEINLINE void assign(const P& pol, const memory_leaf<T, R>& out, const
   // The general path gets copies of the policy and the output leaf: handing
   // it the caller's (a member of the view or array being assigned, and a
   // leaf built from its members) by reference made the caller keep the
-  // whole view in memory, and read its shape and strides back with 16-byte
-  // loads over the 8-byte stores that wrote them, a store-forwarding stall
-  // on every call, inline path included (row_broadcast of 1000 floats:
-  // 27.5 ns before, 21.5 after, in a scratch loop).
+  // whole view in memory, a stall on every call, inline path included
+  // (store forwarding: docs/design.md#store-forwarding;
+  // docs/journal/code-notes.md#assign-copies).
   const P p = pol;
   const memory_leaf<T, R> o = out;
   assign_bound(p, o, e.node(), bound);

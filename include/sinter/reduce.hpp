@@ -91,10 +91,7 @@ struct reducer {
   /// full's run of a producer whose twin pairs differ: the tree as written,
   /// out of line. Inline, its fold's cursor (twice the pointers, passed on
   /// the stack) made GCC realign and spill full's frame on the merged path
-  /// too: `sum((a - b) * (a - b))` of 1024 floats took 49-51 ns against
-  /// 44-45 for `sum(square(a - b))`, now 46 (a scratch program; in
-  /// bench_layout 47.6 -> 42-43: bench/README.md, "Two calls GCC left in
-  /// the way").
+  /// too (docs/journal/code-notes.md#reduce-full-inline).
   template <class Op, class E>
   static SINTER_NOINLINE auto full_as_written(const E& e, bool threads) {
     return reduce_host::reduce_range<Op>(e.node().bind(e.shape()), e.shape(), 0, e.size(), threads);
@@ -107,8 +104,8 @@ struct reducer {
     with_twins_merged(permuted, [&](const auto& node) {
       using V = typename std::remove_cvref_t<decltype(node)>::value_type;
       // reduce_range's one-tile test and cursor, made once for all rows (the
-      // node is the same for every row): made per row, they left rows of 100
-      // floats 1.4x slower (bench_reduce_sizes, row_sum_sq, on a Zen 4).
+      // node is the same for every row): made per row, they slowed short
+      // rows (docs/journal/code-notes.md#reduce-full-inline).
       const bool unit_rows = reduce_host::one_unit_tile<RP>(node, len);
       const auto c = node.linear();  // read only when unit_rows
       auto one = [&](index_t o) {
@@ -231,9 +228,8 @@ SINTER_NOINLINE auto reduce_all_traced(const P& pol, const char* name, const E& 
 /// (errors, trace) under `name`: the accumulated value, before finish.
 /// Forced inline, with the traced run out of line: out of line, GCC stored
 /// the expression's bound node to the stack and read it back through
-/// pointers, and called the twins check (twin_nodes.hpp) as a function:
-/// `sum((a - b) * (a - b))` of 1024 floats took 73 ns in bench_layout on a
-/// Zen 4, 48 with this and the fold's cursor passed by value (Eigen 39).
+/// pointers, and called the twins check (twin_nodes.hpp) as a function
+/// (docs/journal/code-notes.md#reduce-full-inline).
 template <class Op, class P, class X>
 SINTER_FORCEINLINE auto reduce_all_on(const std::optional<P>& own, const char* name, X&& x) {
   static_assert(std::is_same_v<P, concrete_policy_t<typename expr_of_t<X>::policy_type>>);

@@ -111,9 +111,8 @@ SINTER_FORCEINLINE void fold_leaf(const X& x, index_t off, index_t n, index_t ba
 /// named type, so both callers of reduce_range share one pairwise). It holds
 /// the cursor by value and pairwise takes it by value: a cursor of two
 /// pointers then arrives in two registers. Held by reference, pairwise read
-/// the pointers back from the caller's stack before its first load, and a
-/// float dot product of 1024 elements took 45 ns, now 41 (Eigen 39;
-/// bench_reduce_sizes on a Zen 4).
+/// the pointers back from the caller's stack before its first load
+/// (docs/journal/code-notes.md#reduce-fold-registers).
 template <class V, class C>
 struct load_as {
   C c;
@@ -133,8 +132,8 @@ struct load_as {
 /// target's vector registers (64 with AVX-512, 32 with AVX, else 16). GCC
 /// splits a vector value wider than the ISA's into halves that it moved
 /// through general registers: with 64-byte values on an AVX2 build, a float
-/// dot product ran at a quarter of Eigen's speed (bench_babel dot f32 at 2^12
-/// on a Zen 3: 26 GB/s, Eigen 100).
+/// dot product ran at a fraction of Eigen's speed
+/// (docs/journal/code-notes.md#reduce-fold-registers).
 #if defined(__AVX512F__)
 inline constexpr int vec_lane_bytes = 64;
 #elif defined(__AVX__)
@@ -219,9 +218,9 @@ SINTER_FORCEINLINE void vec_fold_part(T& acc, const C& c, index_t o, index_t n) 
 }
 /// vec_fold_part into each vector of lanes j: the r < L values at o fold
 /// into lanes 0 .. r - 1, in registers. Through the lane array (scalar
-/// stores, then vector loads of them) the loads waited on the stores: a
-/// float dot product of 100 elements took 17.7 ns, now 7.9, and of 1087
-/// elements 29.4, now 23.5 (bench_reduce_sizes on a Zen 5).
+/// stores, then vector loads of them) the loads waited on the stores
+/// (store forwarding: docs/design.md#store-forwarding;
+/// docs/journal/code-notes.md#reduce-fold-registers).
 template <class Op, class A, int W, class T, class C, int... j>
 SINTER_FORCEINLINE void vec_fold_rest(T* cur, const C& c, index_t o, index_t r, std::integer_sequence<int, j...>) {
   (vec_fold_part<Op, A>(cur[j], c, o + j * W, r - j * W), ...);
@@ -334,10 +333,9 @@ inline constexpr bool vec_lanes_v = false;
 /// by value) or from a tile buffer.
 /// One loop over the leaves, one copy of the leaf loop: with the four
 /// leaves written out as four loops of 8 iterations each, the CPU's per
-/// instruction stride prefetcher never trained on data in L2, and a float
-/// dot product of 65536 elements ran at 0.55 of Eigen's single loop.
+/// instruction stride prefetcher never trained on data in L2.
 /// SINTER_WIDE_VECTORS: full-width AVX-512 vectors where GCC's tuning would
-/// use half (float dot on a Xeon: 2^12 elements 1.4x, 2^16 1.1x faster).
+/// use half (docs/journal/code-notes.md#reduce-fold-registers).
 template <class Op, class V, class X>
 SINTER_NOINLINE SINTER_WIDE_VECTORS auto pairwise(X x, index_t off, index_t n, index_t base) {
   using A = typename Op::template acc_t<V>;
@@ -354,7 +352,7 @@ SINTER_NOINLINE SINTER_WIDE_VECTORS auto pairwise(X x, index_t off, index_t n, i
       fold_leaf<Op, V>(x, off + o, n - o < B ? n - o : B, base + o, cur);
       // ((L0 + L1) + (L2 + L3)), or (L0 + L1) + L2 for three leaves. Written
       // out per leaf: one expression for all four (a pointer to acc or pair,
-      // a select per lane) made double tiles in L2 25% slower.
+      // a select per lane) slowed double tiles in L2.
       if (l == 0) {
         for (int k = 0; k < L; ++k) acc[k] = cur[k];
       } else if (l == 1) {
@@ -386,9 +384,8 @@ A combine_partials(const A* p, std::size_t n) {
 /// own, which no other code can see, so they stay in registers across the
 /// calls to the fold. Captured by reference in a lambda that also went to
 /// the thread pool, they were reloaded through a chain of three pointers
-/// after every tile's call, and the next tile's first loads waited on it: a
-/// float dot product of 2^16 elements (in L2) ran at 0.94 of the same
-/// folds called from a plain loop (Zen 5).
+/// after every tile's call, and the next tile's first loads waited on it
+/// (docs/journal/code-notes.md#reduce-fold-registers).
 template <class A, class Fold>
 SINTER_FORCEINLINE void fold_tile_span(Fold fold, index_t s, index_t end, index_t t0, index_t t1, A* partial) {
   for (index_t t = t0; t < t1; ++t) {

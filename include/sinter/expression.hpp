@@ -207,8 +207,7 @@ SINTER_FORCEINLINE auto make_map_resolved(const char* name, F f, E&&... e) {
 /// against the array operands' type, shapes broadcast (shape_error naming the
 /// operation), policies joined (mixing two is a compile error). Forced
 /// inline, with the helpers above, so the node is built in the caller's
-/// registers: returned out of line, it was read back with wider loads than
-/// it was written with (a store-forwarding stall per operator).
+/// registers (store forwarding: docs/design.md#store-forwarding).
 template <class F, class... X>
 SINTER_FORCEINLINE auto make_map(const char* name, F f, X&&... x) {
   using S = strong_type_t<expr_of_t<X&&>...>;

@@ -7,8 +7,8 @@
 /// and b twice. A hand-written loop reads them once, because its compiler
 /// sees the same pointers; in an expression tree the leaves are separate
 /// copies, whose pointers the compiler cannot prove equal. In cache, the
-/// extra loads are the cost of such a pass (a float sum of squared
-/// differences ran at half the speed of Eigen's `square()`).
+/// extra loads are the cost of such a pass
+/// (docs/journal/code-notes.md#twin-pairs).
 ///
 /// So before a CPU pass (host and par, elementwise and reductions), a *twin
 /// pair* (a product of two children of one interior-node type: a square

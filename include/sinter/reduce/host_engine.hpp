@@ -440,10 +440,8 @@ SINTER_FORCEINLINE bool one_unit_tile(const Node& node, index_t len) {
 /// reduce_range over more than one tile, or a strided one. A contiguous
 /// node's tiles fold from one cursor built here, in a lambda of its own:
 /// tested and built per tile, inside the lambda that also holds the
-/// strided path's tile buffer (16 KiB of stack), a float dot product of
-/// 2^14 to 2^18 elements (in L2) ran at 0.93 of the tiles' folds called
-/// directly; now 0.95-0.97 (bench/README.md, "Tiles of a contiguous
-/// reduction").
+/// strided path's tile buffer (16 KiB of stack), the folds ran slower than
+/// called directly (docs/journal/code-notes.md#reduce-fold-registers).
 template <class Op, std::size_t R, class Node>
 auto reduce_tiles(const Node& node, const extents<R>& shape, index_t s, index_t len, bool parallel,
                   index_t origin) {

@@ -375,9 +375,12 @@ struct reduction_entry<all_tag, Y...> {
   }
 };
 
+/// var (or std) from the moments: m2 / max(n - ddof, 0), as NumPy, so ddof
+/// >= n gives inf, or NaN where m2 is 0 too (an empty lane, one element).
 template <bool Sqrt, class A>
 SINTER_HD A finish_variance(const reduce_ops::moments<A>& m, int ddof) {
-  const A v = m.m2 / (m.count - static_cast<A>(ddof));
+  const A dof = m.count - static_cast<A>(ddof);
+  const A v = m.m2 / (dof > A(0) ? dof : A(0));
   if constexpr (Sqrt) return math::impl::sqrt(v);
   else return v;
 }
@@ -394,6 +397,7 @@ struct variance_finish {
 }  // namespace detail
 
 /// Variance, numpy's var(x, ddof=0) by default; one pass (Chan/Welford).
+/// Divides by max(n - ddof, 0): ddof >= n gives inf (NaN if the values are equal); empty: NaN.
 template <expression X>
 auto var(X&& x, int ddof = 0) {
   using V = detail::value_of_t<X>;
@@ -436,16 +440,27 @@ auto std(X&& x, const axes_t<N>& ax, keepdims_t, int ddof = 0) {
       std::forward<X>(x), ax, detail::variance_finish<true, V>{ddof});
 }
 
+namespace detail {
+/// dot's shape check: shape_error naming both shapes when the lengths differ.
+inline void check_dot_lengths(const extents<1>& a, const extents<1>& b) {
+  if (a[0] != b[0])
+    throw shape_error("dot: shapes " + shape_string(a) + " and " + shape_string(b) + " not aligned: " +
+                      std::to_string(a[0]) + " != " + std::to_string(b[0]) + "; both operands need one length");
+}
+}  // namespace detail
+
 /// Dot product of two 1-D operands, one fused pass: the sum of a[i] * b[i]
 /// with each product formed in the sum's accumulator of promote_t<A, B>
 /// (integers and bool in 64 bits, so uint8 or bool products do not wrap;
 /// 16-bit floats in float). Result type: that of sum(a * b) (int64 / uint64
 /// for integers and bool, the float type itself for floats, 16-bit floats
-/// rounded once at the end).
+/// rounded once at the end). Operands of different lengths throw shape_error.
 template <expression A, expression B>
 auto dot(A&& a, B&& b) {
   static_assert(detail::expr_of_t<A>::rank == 1 && detail::expr_of_t<B>::rank == 1,
                 "sinter::dot: both operands must be 1-D (use sum(a * b, axis(...)) otherwise)");
+  // Lengths must match, as NumPy's "not aligned": a length of 1 does not broadcast.
+  detail::check_dot_lengths(detail::as_operand(a).shape(), detail::as_operand(b).shape());
   using R = promote_t<detail::value_of_t<A>, detail::value_of_t<B>>;
   using Op = detail::reduce_ops::sum;
   using Acc = typename Op::template acc_t<R>;

@@ -84,10 +84,10 @@ SINTER_HD SINTER_FORCEINLINE F sqrt_positive(F x) {
   using U = uint_of_t<F>;
   // Scale tiny x so that ulp(y)^2 stays representable (the midpoint test is
   // exact), and huge x so that y*y cannot overflow.
-  constexpr F tiny = is_f ? 0x1p-100f : 0x1p-960;
-  constexpr F huge = is_f ? 0x1p100f : 0x1p960;
-  constexpr F up = is_f ? 0x1p48f : 0x1p108;
-  constexpr F down = is_f ? 0x1p-24f : 0x1p-54;
+  constexpr F tiny = static_cast<F>(is_f ? 0x1p-100 : 0x1p-960);
+  constexpr F huge = static_cast<F>(is_f ? 0x1p100 : 0x1p960);
+  constexpr F up = static_cast<F>(is_f ? 0x1p48 : 0x1p108);
+  constexpr F down = static_cast<F>(is_f ? 0x1p-24 : 0x1p-54);
   const mask_of_t<F> small = lt_mask(x, tiny);
   const mask_of_t<F> large = lt_mask(huge, x);
   const F xs = x * blend(small, up, blend(large, F(1) / up, F(1)));

@@ -355,6 +355,7 @@ def collect(include_dir):
 
 def documented(api_text):
     """Identifiers (and operator names) in backticks or in ### headings."""
+    api_text = api_text.replace("\\|", "|")  # `operator\|\|` escaped in a table
     spans = re.findall(r"`([^`\n]+)`", api_text)
     spans += re.findall(r"^### (.*)$", api_text, re.M)
     found = set()
@@ -365,10 +366,73 @@ def documented(api_text):
     return found
 
 
+# The scanner's own check, run first: one name of every kind it must find,
+# and names it must not (detail, nested in a class or a function, other
+# namespaces), in the shapes sinter's headers use.
+SAMPLE = r"""
+#pragma once
+#define MAKE_FN(name_) template <class A> inline auto name_(A a) { return a; }
+#ifndef SINTER_SAMPLE_KNOB
+#define SINTER_SAMPLE_KNOB 4
+#endif
+namespace sinter {
+namespace detail { struct hidden {}; inline int hidden_fn() { return 0; } }
+struct s_struct { int nested_field; void nested_method(); };
+template <class T, std::size_t R = 2> class s_class { using nested_alias = T; };
+union s_union { int i; float f; };
+enum s_enum : int { s_enumerator_is_not_listed };
+enum class s_enum_class { a, b };
+using s_alias = int;
+typedef long s_typedef;
+template <class T> concept s_concept = requires(T t) { t.x; };
+struct s_fwd;
+inline int s_function(int x) { int local = x; return local; }
+template <class T, std::size_t N> requires(N > 0) auto s_template_function(const T (&)[N]) -> decltype(N) { return N; }
+template <class T> decltype(auto) s_decltype_function(T&& t) { return t; }
+inline constexpr int s_variable = 3;
+inline constexpr s_struct s_braced{};
+template <class T> inline constexpr bool s_variable_template = sizeof(T) > 1;
+template <class A, class B> auto operator+(A a, B b) { return a; }
+std::ostream& operator<<(std::ostream& os, const s_struct&);
+#if SINTER_HAS_CUDA()
+inline namespace with_x {
+#else
+inline namespace without_x {
+#endif
+inline bool s_in_inline_namespace() { return getenv("SINTER_SAMPLE_ENV") != nullptr; }
+}
+MAKE_FN(s_macro_function)
+}  // namespace sinter
+namespace other { int s_other_namespace; }
+namespace sinter::detail { int s_detail_too; }
+"""
+SAMPLE_NAMES = {
+    "s_struct", "s_class", "s_union", "s_enum", "s_enum_class", "s_alias", "s_typedef",
+    "s_concept", "s_fwd", "s_function", "s_template_function", "s_decltype_function",
+    "s_variable", "s_braced", "s_variable_template", "operator+", "operator<<",
+    "s_in_inline_namespace", "s_macro_function", "SINTER_SAMPLE_KNOB", "SINTER_SAMPLE_ENV",
+}
+
+
+def self_test():
+    """Scans SAMPLE; returns the differences from SAMPLE_NAMES ("" if none)."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        with open(os.path.join(d, "sample.hpp"), "w", encoding="utf-8") as f:
+            f.write(SAMPLE)
+        got = set(collect(d))
+    missed, extra = SAMPLE_NAMES - got, got - SAMPLE_NAMES
+    return (f"missed {sorted(missed)} " if missed else "") + (f"found extra {sorted(extra)}" if extra else "")
+
+
 def main(argv):
     if len(argv) != 3:
         print("usage: check_api.py <include dir> <api.md>", file=sys.stderr)
         return 2
+    problem = self_test()
+    if problem:
+        print(f"sinter: check_api.py: the scanner fails its own sample: {problem}; fix the scanner")
+        return 1
     names = collect(argv[1])
     with open(argv[2], encoding="utf-8") as f:
         found = documented(f.read())

@@ -25,6 +25,9 @@ TIMING = re.compile(
         # a speed-up ratio: 1.4x faster, 2-8% faster, 4.5x as long
         RANGE + r"\s*(?:x|×|%)\s+(?:faster|slower|as long|longer|"
         r"shorter|more time|less time|the time)\b",
+        # a speed against a peer: 0.87-0.90 of the hand loop, 0.55 of Eigen
+        RANGE + r"\s+of (?:Eigen|xtensor|NumPy|the hand loop|a hand loop|"
+        r"the old loop)",
         # a bench machine named as where something ran
         r"\bon (?:an? |the )?(?:AMD |Intel )?(?:EPYC |Xeon |Ryzen )?"
         r"(?:Zen ?\d|Xeon|EPYC)\b",

@@ -3,8 +3,8 @@
 // (a = b + 0.4 c) through sinter, with the streaming threshold at SIZE_MAX
 // (ordinary stores) and at 0 (streaming stores), for outputs of 0.5 to 256
 // MiB in steps of sqrt(2); best of max(3, 2e8 / n) passes, GB/s of minimum
-// traffic. `./sweep` runs host, `./sweep par` par. Behind
-// docs/journal/bench-2026-12.md, "The streaming threshold on a Xeon VM".
+// traffic. `./sweep` runs host, `./sweep par` par. Its measurements: the
+// streaming-threshold entries of docs/journal/bench-2026-12.md.
 //   g++ -std=c++20 -O3 -march=native -Iinclude bench/tools/threshold_sweep/sweep.cpp -o sweep -pthread
 #include <sinter/sinter.hpp>
 #include <chrono>

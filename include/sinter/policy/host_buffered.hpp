@@ -8,7 +8,8 @@
 /// the one `store_range_call` compiled for the contiguous pass, computes the
 /// block. An expression thus compiles one vectorised loop for all its
 /// layouts, where a loop of run-time strides was one more per expression
-/// (bench/README.md, "Compile time"). The copies are one loop per element
+/// (docs/journal/bench-2026-11b.md, "Strided passes through the contiguous
+/// loop"). The copies are one loop per element
 /// type and rank, shared by every expression.
 ///
 /// Trees of memory and scalar leaves take this path (`bufferable_v`);

@@ -2,7 +2,7 @@
 /// \file par.hpp
 /// sinter::par: data in host memory, each pass one loop split over the
 /// persistent thread pool (thread_pool.hpp). Passes smaller than
-/// `par_grain` elements run on the calling thread, so small arrays pay no
+/// 2 * `par_grain` elements run on the calling thread, so small arrays pay no
 /// threading cost.
 #include <string>
 

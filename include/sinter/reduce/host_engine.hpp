@@ -269,8 +269,8 @@ inline constexpr bool vec_lanes_v = (std::is_same_v<Op, reduce_ops::sum> || std:
 /// not arrays: the same lanes, order and bits. GCC kept the arrays on the
 /// stack, stored and reloaded between the leaf loop, its remainder, the
 /// leaves' combination and the final tree, a store-to-load round trip each
-/// on the critical path (38% of a float dot product of 1024 elements was
-/// the final tree: bench/README.md). The remainder of a leaf (fewer than
+/// on the critical path (docs/journal/code-notes.md#reduce-fold-registers).
+/// The remainder of a leaf (fewer than
 /// L elements) is read with masked vector loads where the explicit vector
 /// loop evaluates the cursor (vec_fold_rest: float and double with AVX2 and
 /// FMA or AVX-512), else it goes through an array, as in fold_leaf.

@@ -7,6 +7,8 @@ Code comments give the reason; measurements (times, bandwidths, speed-up
 ratios, cycle counts, the bench machine they ran on) belong in the dated
 journal, docs/journal/code-notes.md, which a comment may point to.
 Accuracy bounds (ulp) and sizes (bytes, KiB, elements) are not timings.
+A comment's pointer `docs/<file>.md#<anchor>` must name a heading of that
+file (the docs folder beside the include folder given).
 Exit status 1 with one "file:line: text" per offending comment line.
 """
 import os
@@ -33,6 +35,8 @@ TIMING = re.compile(
         r"(?:Zen ?\d|Xeon|EPYC)\b",
         r"\b(?:Zen ?\d|Xeon|EPYC)\b[^.;]*\b(?:ran|took|faster|slower)\b",
     ]))
+
+POINTER = re.compile(r"\b(docs/[\w/.-]+\.md)#([\w-]+)")
 
 EXTS = (".hpp", ".h", ".inl", ".cuh", ".cpp", ".cu")
 
@@ -81,22 +85,44 @@ def files(paths):
                     yield os.path.join(root, name)
 
 
+def anchors(path):
+    """The GitHub anchors of a Markdown file's headings (None if no file)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError:
+        return None
+    out = set()
+    for m in re.finditer(r"^#+\s+(.*?)\s*$", text, re.M):
+        slug = re.sub(r"[^\w\- ]", "", m.group(1).lower()).replace(" ", "-")
+        out.add(slug)
+    return out
+
+
 def main(argv):
     if len(argv) < 2:
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
     bad = 0
+    cache = {}
     for path in files(argv[1:]):
+        root = os.path.dirname(os.path.abspath(argv[1].rstrip("/")))
         with open(path, encoding="utf-8") as f:
             text = f.read()
         for line, comment in comments(text):
             if TIMING.search(comment):
                 print(f"{path}:{line}: {comment.strip()}")
                 bad += 1
+            for doc, anchor in POINTER.findall(comment):
+                if doc not in cache:
+                    cache[doc] = anchors(os.path.join(root, doc))
+                if cache[doc] is not None and anchor not in cache[doc]:
+                    print(f"{path}:{line}: {doc} has no heading #{anchor}")
+                    bad += 1
     if bad:
-        print(f"check_comments: {bad} comment line(s) quote a timing; move "
-              "the figures to docs/journal/code-notes.md and keep the "
-              "reason in the comment", file=sys.stderr)
+        print(f"check_comments: {bad} problem(s): move timings to "
+              "docs/journal/code-notes.md and keep the reason in the "
+              "comment; point to headings that exist", file=sys.stderr)
         return 1
     return 0
 

@@ -1,25 +1,16 @@
 #!/usr/bin/env python3
-"""Fails when a public name of namespace sinter is missing from docs/api.md.
+"""Fails when a public name of sinter is missing from docs/api.md.
 
 usage: check_api.py <include dir> <api.md>
 
-Public names are those declared directly in namespace sinter (not in
-sinter::detail or any other nested namespace, nor inside classes) by the
-headers under <include dir> (*.hpp, *.inl): classes, structs, unions, enums,
-concepts, aliases (using/typedef), using-declarations, functions and function
-templates, operators (named `operator+` and so on) and variables; and the
-configuration a user sets from outside: macros SINTER_* that a header tests
-with #ifndef or defined() (SINTER_DETAIL_* excepted) and environment
-variables SINTER_* that a header reads with getenv. A small
-brace-tracking scanner finds them; function-like macros are expanded where a
-header invokes them at namespace scope (functions.hpp builds exp, sin, ...
-that way).
-
-A name counts as documented when it appears in api.md inside backticks as a
-whole identifier (`sum`, `sinter::sum(x)`, `array<T, R, P>` all document the
-names they contain; for an operator, `operator+` literally) or in a `### `
-heading, whose text is read the same way. The test prints how many names it
-checked and lists each missing one.
+Public: what headers under <include dir> (*.hpp, *.inl) declare directly in
+namespace sinter or an inline namespace of it (not sinter::detail, nor class
+members): types, enums, concepts, aliases, functions, operators (`operator+`),
+variables, also when a function-like macro declares them at namespace scope;
+macros SINTER_* a header tests with #ifndef/defined() (not SINTER_DETAIL_*);
+environment variables SINTER_* read with getenv. Documented: the name appears
+in api.md inside backticks as a whole identifier, or in a `### ` heading.
+A brace-tracking scanner finds the names; it first checks itself on SAMPLE.
 """
 import os
 import re
@@ -41,29 +32,12 @@ SKIP_PAREN = {"decltype", "noexcept", "alignas", "__attribute__", "__declspec",
 CLASS_KEYS = {"class", "struct", "union", "enum"}
 
 
+COMMENT = re.compile(r"""//[^\n]*|/\*.*?\*/|("(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')""", re.S)
+
+
 def strip_comments(text):
     """Comments become a space; string and character literals are kept."""
-    out, i, n = [], 0, len(text)
-    while i < n:
-        c = text[i]
-        if text.startswith("//", i):
-            j = text.find("\n", i)
-            i = n if j < 0 else j
-            out.append(" ")
-        elif text.startswith("/*", i):
-            j = text.find("*/", i + 2)
-            i = n if j < 0 else j + 2
-            out.append(" ")
-        elif c in "\"'":
-            j = i + 1
-            while j < n and text[j] != c and text[j] != "\n":
-                j += 2 if text[j] == "\\" else 1
-            out.append(text[i:j + 1])
-            i = j + 1
-        else:
-            out.append(c)
-            i += 1
-    return "".join(out)
+    return COMMENT.sub(lambda m: m.group(1) or " ", text)
 
 
 def tokenize(text):

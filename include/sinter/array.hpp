@@ -33,16 +33,24 @@ class array {
 
   /// An empty array (shape all zeros; for rank 0, one element).
   array() : array(extents<R>{}) {}
-  /// An array of the given shape; elements are uninitialised (as numpy.empty).
-  explicit array(const extents<R>& shape, P pol = {}) : shape_(shape), policy_(pol) {
-    for (index_t e : shape)
-      if (e < 0) throw value_error("sinter::array: negative extent in shape " + detail::shape_string(shape));
+  /// An array of the given shape, of any integer types (`{n, 3}` with
+  /// std::size_t n); elements are uninitialised (as numpy.empty).
+  // A template, so that a bare integer never reaches it: else `{n}` could
+  // also build a temporary array for the copy constructor (ambiguous in g++).
+  template <class S = extents<R>>
+    requires std::is_same_v<S, extents<R>>
+  explicit array(const S& shape, P pol = {}) : shape_(shape), policy_(pol) {
+    detail::check_extents(shape, "sinter::array");
     data_ = static_cast<T*>(detail::backend<P>::allocate(policy_, bytes()));
   }
-  /// Evaluate an expression (or copy an array or view) into a new array of its shape.
+  /// Evaluate an expression (or copy an array or view) into a new array of
+  /// its shape. Implicit only when every value of the expression's element
+  /// type is exactly a T (float -> double: yes; double -> float, int64 ->
+  /// int32, float -> int: explicit, `sinter::array<float, 1>(x)` or `sinter::cast<float>(x)`).
   template <expression E>
     requires(!std::is_same_v<std::remove_cvref_t<E>, array>)
-  array(E&& e, P pol = {}) : policy_(pol) {
+  explicit(!exact_conversion_v<typename std::remove_cvref_t<E>::value_type, T>) array(E&& e, P pol = {})
+      : policy_(pol) {
     auto&& x = detail::as_operand(std::forward<E>(e));  // an expr by reference: no copy of its tree
     static_assert(std::remove_cvref_t<decltype(x)>::rank == R,
                   "sinter::array: the expression's rank differs from the array's");
@@ -139,6 +147,19 @@ class array {
   void operator()(const A&...) && {
     static_assert(sizeof...(A) < 0,
                   "sinter: indexing a temporary array would dangle; name the array first");
+  }
+
+  /// An implicit conversion to an element type that does not hold every
+  /// value of T is an error with a remedy (Eigen's rule; the explicit
+  /// constructor above converts). A conversion, so that g++ and clang++ show this text.
+  template <class U>
+    requires(!exact_conversion_v<T, U>)
+  operator array<U, R, P>() const {
+    static_assert(sizeof(U) == 0,
+                  "sinter::array: implicit conversion to an element type that does not hold every value "
+                  "(double to float, int64 to int32, float to int); convert explicitly: "
+                  "sinter::array<float, 1>(x) or sinter::cast<float>(x)");
+    return {};
   }
 
   /// A view of the whole array.

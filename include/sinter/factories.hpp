@@ -14,10 +14,8 @@ namespace sinter {
 
 /// An uninitialised array: `auto a = sinter::empty<float>({3, 4});`
 template <element T, class P = host, std::size_t R>
-array<T, R, P> empty(const index_t (&shape)[R], P pol = {}) {
-  extents<R> s{};
-  for (std::size_t d = 0; d != R; ++d) s[d] = shape[d];
-  return array<T, R, P>(s, pol);
+array<T, R, P> empty(const detail::extent_arg (&shape)[R], P pol = {}) {
+  return array<T, R, P>(detail::extents_of(shape, "sinter::empty"), pol);
 }
 /// An uninitialised array of the given extents.
 template <element T, class P = host, std::size_t R>
@@ -26,7 +24,7 @@ array<T, R, P> empty(const extents<R>& shape, P pol = {}) {
 }
 /// An array filled with `value`: `sinter::full<float>({1 << 20}, 0.5f, sinter::par{})`.
 template <element T, class P = host, std::size_t R>
-array<T, R, P> full(const index_t (&shape)[R], T value, P pol = {}) {
+array<T, R, P> full(const detail::extent_arg (&shape)[R], T value, P pol = {}) {
   auto a = empty<T>(shape, pol);
   a = value;
   return a;
@@ -40,7 +38,7 @@ array<T, R, P> full(const extents<R>& shape, T value, P pol = {}) {
 }
 /// An array of zeros.
 template <element T, class P = host, std::size_t R>
-array<T, R, P> zeros(const index_t (&shape)[R], P pol = {}) {
+array<T, R, P> zeros(const detail::extent_arg (&shape)[R], P pol = {}) {
   return full<T>(shape, T(0), pol);
 }
 /// An array of zeros, of the given extents.
@@ -50,7 +48,7 @@ array<T, R, P> zeros(const extents<R>& shape, P pol = {}) {
 }
 /// An array of ones.
 template <element T, class P = host, std::size_t R>
-array<T, R, P> ones(const index_t (&shape)[R], P pol = {}) {
+array<T, R, P> ones(const detail::extent_arg (&shape)[R], P pol = {}) {
   return full<T>(shape, T(1), pol);
 }
 /// An array of ones, of the given extents.

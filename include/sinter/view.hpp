@@ -179,10 +179,8 @@ view<T, 1> as_view(std::span<T, N> s) {
 }
 /// An N-D row-major view of user memory: `sinter::as_view(ptr, {rows, cols})`.
 template <class T, std::size_t R>
-view<T, R> as_view(T* p, const index_t (&shape)[R]) {
-  extents<R> s{};
-  for (std::size_t d = 0; d != R; ++d) s[d] = shape[d];
-  return view<T, R>(p, s);
+view<T, R> as_view(T* p, const detail::extent_arg (&shape)[R]) {
+  return view<T, R>(p, detail::extents_of(shape, "sinter::as_view"));
 }
 
 }  // namespace sinter

@@ -88,10 +88,8 @@ auto restride(X&& x, F&& f) {
 }
 
 template <std::size_t N>
-extents<N> to_extents(const index_t (&s)[N]) {
-  extents<N> e{};
-  for (std::size_t d = 0; d < N; ++d) e[d] = s[d];
-  return e;
+extents<N> to_extents(const extent_arg (&s)[N], const char* who) {
+  return extents_of(s, who, true);  // reshape's -1 and negative axes pass; each checks them itself
 }
 
 /// "(1, 0, 2)": how numpy prints a tuple of axes.
@@ -185,8 +183,8 @@ inline constexpr std::size_t normalised_axis_v =
 /// without the copy: `auto m = sinter::reshape(sinter::arange<float>(12), {3, -1});`
 /// The source must be contiguous (else value_error: copy it with sinter::eval).
 template <detail::restridable X, std::size_t RO>
-auto reshape(X&& x, const index_t (&shape)[RO]) {
-  const auto to = detail::to_extents(shape);
+auto reshape(X&& x, const detail::extent_arg (&shape)[RO]) {
+  const auto to = detail::to_extents(shape, "sinter::reshape");
   return detail::restride<false>(std::forward<X>(x), [&](const auto& s, const auto& st) {
     return detail::reshape_layout(s, st, to);
   });
@@ -223,10 +221,10 @@ auto transpose(X&& x) {
 /// The view with axis d taken from source axis axes[d] (numpy's transpose(x, axes);
 /// negative axes count from the end): `sinter::permute(x, {2, 0, 1})` is (C, H, W) of (H, W, C).
 template <detail::restridable X, std::size_t N>
-auto permute(X&& x, const index_t (&axes)[N]) {
+auto permute(X&& x, const detail::extent_arg (&axes)[N]) {
   constexpr std::size_t R = std::remove_cvref_t<X>::rank;
   static_assert(N == R, "sinter::permute: give one axis per dimension of the source");
-  const auto ax = detail::to_extents(axes);
+  const auto ax = detail::to_extents(axes, "sinter::permute");
   return detail::restride<false>(std::forward<X>(x), [&](const auto& s, const auto& st) {
     return detail::permute_layout(s, st, ax);
   });
@@ -235,8 +233,8 @@ auto permute(X&& x, const index_t (&axes)[N]) {
 /// A read-only view stretched to `shape` by numpy broadcasting (no copy; stride 0
 /// along stretched axes): `auto rows = sinter::broadcast_to(bias, {n, 3});`
 template <detail::restridable X, std::size_t RO>
-auto broadcast_to(X&& x, const index_t (&shape)[RO]) {
-  const auto to = detail::to_extents(shape);
+auto broadcast_to(X&& x, const detail::extent_arg (&shape)[RO]) {
+  const auto to = detail::to_extents(shape, "sinter::broadcast_to");
   return detail::restride<true>(std::forward<X>(x), [&](const auto& s, const auto& st) {
     return detail::broadcast_layout(s, st, to);
   });
@@ -305,7 +303,7 @@ auto expand_dims(X&& x) {
                                         "not stored; evaluate it first with sinter::eval(x)")
 template <expression X, std::size_t N>
   requires(!detail::restridable<X>)
-void reshape(X&&, const index_t (&)[N]) { SINTER_NOT_RESTRIDABLE("reshape"); }
+void reshape(X&&, const detail::extent_arg (&)[N]) { SINTER_NOT_RESTRIDABLE("reshape"); }
 template <expression X>
   requires(!detail::restridable<X>)
 void ravel(X&&) { SINTER_NOT_RESTRIDABLE("ravel"); }
@@ -314,10 +312,10 @@ template <expression X>
 void transpose(X&&) { SINTER_NOT_RESTRIDABLE("transpose"); }
 template <expression X, std::size_t N>
   requires(!detail::restridable<X>)
-void permute(X&&, const index_t (&)[N]) { SINTER_NOT_RESTRIDABLE("permute"); }
+void permute(X&&, const detail::extent_arg (&)[N]) { SINTER_NOT_RESTRIDABLE("permute"); }
 template <expression X, std::size_t N>
   requires(!detail::restridable<X>)
-void broadcast_to(X&&, const index_t (&)[N]) { SINTER_NOT_RESTRIDABLE("broadcast_to"); }
+void broadcast_to(X&&, const detail::extent_arg (&)[N]) { SINTER_NOT_RESTRIDABLE("broadcast_to"); }
 template <std::ptrdiff_t Axis, expression X>
   requires(!detail::restridable<X>)
 void squeeze(X&&) { SINTER_NOT_RESTRIDABLE("squeeze"); }

@@ -4,6 +4,7 @@
 /// result type of mixing two of them (numpy-like promotion).
 #include <concepts>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 
 #include "half.hpp"
@@ -112,12 +113,35 @@ using promote_t = typename detail::promote<T...>::type;
 template <class S, class X>
 using weak_promote_t = std::conditional_t<(detail::kind_v<X> <= detail::kind_v<S>), S, X>;
 
+namespace detail {
+template <class From, class To>
+constexpr bool exact_conversion() {
+  if constexpr (std::is_same_v<From, To> || std::is_same_v<From, bool>) return true;
+  else if constexpr (std::is_same_v<To, bool>) return false;
+  else if constexpr (std::is_integral_v<From> && std::is_integral_v<To>)
+    return std::is_signed_v<From> == std::is_signed_v<To> ? sizeof(To) >= sizeof(From)
+                                                          : std::is_signed_v<To> && sizeof(To) > sizeof(From);
+  else if constexpr (std::is_integral_v<From>)  // into a float: its significand must hold every value
+    return std::numeric_limits<From>::digits <= std::numeric_limits<To>::digits;
+  else
+    return !std::is_integral_v<To> && sizeof(To) > sizeof(From);  // half/bfloat16 -> float -> double
+}
+}  // namespace detail
+
+/// Whether every value of From is exactly a value of To (int16 -> float,
+/// float -> double: yes; int32 -> float, int64 -> double, double -> float:
+/// no). sinter::array converts implicitly only then; else cast explicitly.
+template <class From, class To>
+inline constexpr bool exact_conversion_v = detail::exact_conversion<From, To>();
+
 /// The type arithmetic on T is carried out in: float for half and bfloat16.
 template <class T>
 using compute_t = std::conditional_t<is_half_like_v<T>, float, T>;
 
 /// The result type of a floating-point function (exp, sqrt...) of T:
-/// T itself for floating types, double for integers and bool (as numpy).
+/// T itself for floating types, double for every integer type and bool.
+/// NumPy gives double only from 32 and 64 bits: float16 for bool, int8 and
+/// uint8, float32 for int16 and uint16 (sinter gives double there too).
 template <class T>
 using floating_t = std::conditional_t<floating_element<T>, T, double>;
 

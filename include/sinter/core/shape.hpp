@@ -17,12 +17,62 @@ namespace sinter {
 /// Signed index type of every extent, stride and element count.
 using index_t = std::int64_t;
 
+namespace detail {
+/// The integer types an extent may be given in (any but bool).
+template <class I>
+concept extent_integer = std::is_integral_v<I> && !std::is_same_v<I, bool>;
+
+/// Whether integer i is representable as index_t (only wide unsigned types may not be).
+template <class I>
+SINTER_HD constexpr bool fits_index(I i) {
+  if constexpr (std::is_unsigned_v<I> && sizeof(I) >= sizeof(index_t))
+    return i <= static_cast<I>(INT64_MAX);
+  else
+    return true;
+}
+
+/// Throws the value_error of an extent that is negative or beyond index_t,
+/// naming the axis (out of line: a cold path).
+[[noreturn]] SINTER_NOINLINE void throw_bad_extent(const char* who, std::size_t axis, const std::string& value,
+                                                   bool negative) {
+  throw value_error(std::string(who) + ": axis " + std::to_string(axis) + " has extent " + value +
+                    (negative ? "; extents must be 0 or more"
+                              : ", beyond sinter::index_t (int64); extents must be below 2^63"));
+}
+
+/// Throws (on the host) if i, the extent of axis d, is beyond index_t.
+template <class I>
+SINTER_HD constexpr void check_fits_index(I i, std::size_t d) {
+  if constexpr (std::is_unsigned_v<I> && sizeof(I) >= sizeof(index_t)) {
+#if !SINTER_DEVICE_CODE()
+    if (!fits_index(i)) throw_bad_extent("sinter::extents", d, std::to_string(static_cast<std::uint64_t>(i)), false);
+#endif
+  }
+  (void)i, (void)d;
+}
+}  // namespace detail
+
 /// The extents (or strides) of a rank-R array: `sinter::extents<2>{3, 4}`.
 /// Like std::array<index_t, R>, but usable in CUDA device code (std::array's
 /// members are host functions there).
 template <std::size_t R>
 struct extents {
   index_t v[R == 0 ? 1 : R];  // one unused slot for rank 0: C++ has no zero-size arrays
+
+  /// All zeros as `extents<R>{}`; uninitialised as `extents<R> e;`.
+  extents() = default;
+  /// From R integers of any type, so `{n, 3}` with std::size_t n needs no
+  /// cast; an unsigned value beyond index_t throws value_error naming its axis.
+  template <class... I>
+    requires(R > 0 && sizeof...(I) == R && (detail::extent_integer<I> && ...))
+  SINTER_HD constexpr extents(I... i) : v{static_cast<index_t>(i)...} {
+    std::size_t d = 0;
+    (detail::check_fits_index(i, d++), ...);
+  }
+  /// From the array itself, element by element (`{{a, b}}`, the aggregate form).
+  SINTER_HD constexpr extents(const index_t (&a)[R == 0 ? 1 : R]) : v{} {
+    for (std::size_t d = 0; d != (R == 0 ? 1 : R); ++d) v[d] = a[d];
+  }
 
   SINTER_HD constexpr index_t& operator[](std::size_t i) { return v[i]; }
   SINTER_HD constexpr const index_t& operator[](std::size_t i) const { return v[i]; }
@@ -41,6 +91,37 @@ struct extents {
 };
 
 namespace detail {
+
+/// One extent (or axis) of a braced list as a caller writes it, of any
+/// integer type: the parameter `const extent_arg (&)[R]` deduces R from
+/// `{n, 3}` whatever the types of n and 3 (std::size_t, int...).
+struct extent_arg {
+  index_t value;    // the value, or the low bits of one beyond index_t
+  bool too_large;   // an unsigned value beyond index_t
+  template <class I>
+    requires extent_integer<I>
+  constexpr extent_arg(I i) : value(static_cast<index_t>(i)), too_large(!fits_index(i)) {}
+};
+
+/// The extents of a braced list: value_error naming the axis of a value
+/// beyond index_t, or (unless negatives are allowed: reshape's -1, axes) of a negative one.
+template <std::size_t R>
+extents<R> extents_of(const extent_arg (&s)[R], const char* who, bool allow_negative = false) {
+  extents<R> e{};
+  for (std::size_t d = 0; d != R; ++d) {
+    if (s[d].too_large) throw_bad_extent(who, d, std::to_string(static_cast<std::uint64_t>(s[d].value)), false);
+    if (s[d].value < 0 && !allow_negative) throw_bad_extent(who, d, std::to_string(s[d].value), true);
+    e[d] = s[d].value;
+  }
+  return e;
+}
+
+/// Throws value_error naming the first axis of `shape` with a negative extent.
+template <std::size_t R>
+void check_extents(const extents<R>& shape, const char* who) {
+  for (std::size_t d = 0; d != R; ++d)
+    if (shape[d] < 0) throw_bad_extent(who, d, std::to_string(shape[d]), true);
+}
 
 /// Number of elements of a shape (1 for rank 0).
 template <std::size_t R>

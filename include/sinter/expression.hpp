@@ -155,7 +155,8 @@ SINTER_FORCEINLINE decltype(auto) resolve_scalar(E&& e) {
     using X = typename D::value_type;
     using W = weak_promote_t<S, X>;
     const X v = e.node().value;
-    if constexpr (std::is_integral_v<W> && std::is_integral_v<X> && !std::is_same_v<W, X>) {
+    if constexpr (std::is_integral_v<W> && std::is_integral_v<X> && !std::is_same_v<W, X> &&
+                  !std::is_same_v<X, bool>) {  // a bool fits every type (std::in_range rejects bool)
       if (!std::in_range<W>(v))
         throw value_error("scalar " + std::to_string(v) + " does not fit in " + dtype_name<W>() +
                           "; cast the array first");

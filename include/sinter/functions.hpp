@@ -174,12 +174,23 @@ SINTER_BINARY_FUNCTION(logical_or, detail::ops::logical_or)
 SINTER_TERNARY_FUNCTION(clip, detail::ops::clip)
 /// a * b + c with one rounding.
 SINTER_TERNARY_FUNCTION(fma, detail::ops::fma)
-/// where(cond, a, b): a where cond, else b (numpy.where).
-SINTER_TERNARY_FUNCTION(where, detail::ops::where)
 
 #undef SINTER_UNARY_FUNCTION
 #undef SINTER_BINARY_FUNCTION
 #undef SINTER_TERNARY_FUNCTION
+
+/// where(cond, a, b): a where cond, else b (numpy.where). The result type
+/// comes from a and b alone, a C++ scalar among them weak as in arithmetic
+/// (`where(c, int8_array, 2.5)` is double, as `int8_array * 2.5`); cond's type never counts.
+template <operand C, operand A, operand B>
+  requires detail::any_expression<C, A, B>
+SINTER_FORCEINLINE auto where(C&& c, A&& a, B&& b) {
+  using S = detail::strong_type_t<detail::expr_of_t<A&&>, detail::expr_of_t<B&&>>;
+  return detail::make_map_resolved(detail::ops::where::name, detail::ops::where{},
+                                   detail::as_operand(std::forward<C>(c)),
+                                   detail::resolve_scalar<S>(detail::as_operand(std::forward<A>(a))),
+                                   detail::resolve_scalar<S>(detail::as_operand(std::forward<B>(b))));
+}
 
 /// Convert element type: `sinter::cast<int>(x)` (float to integer truncates).
 template <element T, expression A>

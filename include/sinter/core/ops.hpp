@@ -10,7 +10,8 @@
 ///  - arith:     result = promote_t of the operands, computed in compute_t
 ///               (half/bfloat16 compute in float). Integer overflow wraps, as
 ///               in NumPy; integer division by zero gives 0.
-///  - floating:  result = floating_t (integers give double), e.g. exp, sqrt.
+///  - floating:  result = floating_t (every integer type and bool gives
+///               double; NumPy: float16/float32 below 32 bits), e.g. exp, sqrt.
 ///  - predicate: compared in the promoted type, result bool.
 ///  - logical:   operands converted to bool, result bool.
 ///  - bitwise:   integers and bool only.
@@ -41,7 +42,8 @@ struct arith {
   SINTER_HD SINTER_FORCEINLINE auto operator()(V... v) const {
     using R = promote_t<V...>;
     static_assert(!std::is_same_v<R, bool> || Op::bool_ok,
-                  "sinter: arithmetic on bool values; cast first: sinter::cast<int>(x)");
+                  "sinter: this arithmetic is not defined on bool values (NumPy rejects bool - bool too); "
+                  "use ^ or logical_xor for a difference, or cast first: sinter::cast<int>(x)");
     using C = compute_t<R>;
     return static_cast<R>(Op::apply(static_cast<C>(v)...));
   }
@@ -58,12 +60,27 @@ struct floating {
   }
 };
 
+/// a OP b for a uint64 against a signed integer (their promote_t is double,
+/// which is inexact past 2^53): a negative value compares as below any
+/// unsigned one, others as uint64, so the result is exact (as NumPy 2).
+template <class Op, class A, class B>
+SINTER_HD SINTER_FORCEINLINE bool compare_mixed_sign(A a, B b) {
+  using U = std::uint64_t;
+  if constexpr (std::is_signed_v<A>) return Op::apply(a < A(0) ? U(0) : static_cast<U>(a), a < A(0) ? U(1) : U(b));
+  else return Op::apply(b < B(0) ? U(1) : U(a), b < B(0) ? U(0) : static_cast<U>(b));
+}
+
 template <class Op>
 struct predicate {
   template <class... V>
   SINTER_HD SINTER_FORCEINLINE bool operator()(V... v) const {
-    using C = compute_t<promote_t<V...>>;
-    return Op::apply(static_cast<C>(v)...);
+    using P = promote_t<V...>;
+    if constexpr (sizeof...(V) == 2 && (std::is_integral_v<V> && ...) && !std::is_integral_v<P>) {
+      return compare_mixed_sign<Op>(v...);
+    } else {
+      using C = compute_t<P>;
+      return Op::apply(static_cast<C>(v)...);
+    }
   }
 };
 
@@ -90,8 +107,10 @@ struct bitwise {
 
 #define SINTER_OP_NAME(n) static constexpr const char* name = #n
 
+/// On bool values, logical or (as NumPy).
 struct add : arith<add> {
   SINTER_OP_NAME(add);
+  static constexpr bool bool_ok = true;
   template <class T> SINTER_HD static T apply(T a, T b) {
     if constexpr (std::is_integral_v<T>) return static_cast<T>(wrap_t<T>(a) + wrap_t<T>(b));
     else return a + b;
@@ -104,8 +123,10 @@ struct sub : arith<sub> {
     else return a - b;
   }
 };
+/// On bool values, logical and (as NumPy).
 struct mul : arith<mul> {
   SINTER_OP_NAME(multiply);
+  static constexpr bool bool_ok = true;
   template <class T> SINTER_HD static T apply(T a, T b) {
     if constexpr (std::is_integral_v<T>) return static_cast<T>(wrap_t<T>(a) * wrap_t<T>(b));
     else return a * b;

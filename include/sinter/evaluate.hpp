@@ -338,8 +338,9 @@ SINTER_FORCEINLINE bool runs_inline(const memory_leaf<T, R>& out, const Bound& b
 template <class P, class T, std::size_t R, class E>
 SINTER_FORCEINLINE void assign(const P& pol, const memory_leaf<T, R>& out, const E& e, const char* what = "assign") {
   static_assert(!std::is_const_v<T>, "sinter: cannot assign to a view of const elements");
-  using EP = typename E::policy_type;
-  static_assert(std::is_same_v<EP, any_policy> || std::is_same_v<EP, P>,
+  // The pass runs on the output's policy P; the expression's may differ
+  // within one memory space (a par expression into a host array).
+  static_assert(mixable_v<typename E::policy_type, P>,
                 "sinter: operands live on different devices: move one with sinter::to<P>(x)");
   if (!broadcasts_to(e.shape(), out.shape)) [[unlikely]]
     throw_no_assign(what, e.shape(), out.shape);

@@ -206,7 +206,8 @@ SINTER_FORCEINLINE auto make_map_resolved(const char* name, F f, E&&... e) {
 
 /// Build the map node `f(x...)`: operands converted, scalars resolved
 /// against the array operands' type, shapes broadcast (shape_error naming the
-/// operation), policies joined (mixing two is a compile error). Forced
+/// operation), policies joined (host with par gives par; policies of two
+/// memory spaces are a compile error, backend.hpp's join_policy). Forced
 /// inline, with the helpers above, so the node is built in the caller's
 /// registers (store forwarding: docs/design.md#store-forwarding).
 template <class F, class... X>

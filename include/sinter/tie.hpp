@@ -5,7 +5,8 @@
 ///   sinter::tie(call, put) = std::tuple(s * nd1 - ke * nd2, ke * (1 - nd2) - s * (1 - nd1));
 ///
 /// Output k gets expression k, broadcast to its shape; all outputs have one
-/// shape (arrays are not reshaped, unlike `a = e`) and one policy. Every
+/// shape (arrays are not reshaped, unlike `a = e`) and one policy (or host
+/// and par, one memory space: the pass runs on par). Every
 /// value is computed from the inputs as they were before the pass, so
 /// outputs may be inputs too: `sinter::tie(a, b) = std::tuple(b, a)` swaps.
 /// Two outputs may not share an element (value_error).
@@ -126,8 +127,7 @@ void assign_tied(const P& pol, const std::tuple<memory_leaf<T, R>...>& outs, con
   constexpr std::size_t N = sizeof...(T);
   static_assert(N == sizeof...(E), "sinter::tie: as many expressions as outputs");
   static_assert((true && ... && !std::is_const_v<T>), "sinter::tie: cannot assign to a view of const elements");
-  static_assert((true && ... && (std::is_same_v<typename E::policy_type, any_policy> ||
-                                 std::is_same_v<typename E::policy_type, P>)),
+  static_assert((true && ... && mixable_v<typename E::policy_type, P>),
                 "sinter: operands live on different devices: move one with sinter::to<P>(x)");
   for_index<N>([&](auto kc) {
     constexpr std::size_t k = decltype(kc)::value;
@@ -199,17 +199,27 @@ class tied {
   template <class... E>
   void operator=(const std::tuple<E...>& e) && {
     static_assert(sizeof...(E) == sizeof...(O), "sinter::tie: as many expressions as outputs");
-    using P = typename std::remove_cvref_t<std::tuple_element_t<0, std::tuple<O...>>>::policy_type;
-    static_assert((true && ... && std::is_same_v<typename std::remove_cvref_t<O>::policy_type, P>),
-                  "sinter::tie: outputs live on different devices");
-    const P& pol = get<0>(outs_).policy();
+    using P0 = typename std::remove_cvref_t<std::tuple_element_t<0, std::tuple<O...>>>::policy_type;
+    constexpr bool one_space = (true && ... && detail::mixable_v<typename std::remove_cvref_t<O>::policy_type, P0>);
+    static_assert(one_space, "sinter::tie: outputs live on different devices");
+    // Outputs of one memory space may mix (host with par runs on par); the
+    // pass runs on the policy value of the first output of that policy.
+    using P = typename std::conditional_t<
+        one_space, detail::common_policy<typename std::remove_cvref_t<O>::policy_type...>,
+        std::type_identity<P0>>::type;
     std::apply(
         [&](auto&... o) {
-          ((o.policy() == pol ? void()
-                              : throw device_error("tie: outputs on " + detail::backend<P>::label(pol) + " and " +
-                                                   detail::backend<P>::label(o.policy()) +
-                                                   ": one pass runs on one device")),
-           ...);
+          const P* first = nullptr;
+          const auto check_device = [&](const auto& out) {
+            if constexpr (std::is_same_v<typename std::remove_cvref_t<decltype(out)>::policy_type, P>) {
+              if (!first) first = &out.policy();
+              else if (!(out.policy() == *first))
+                throw device_error("tie: outputs on " + detail::backend<P>::label(*first) + " and " +
+                                   detail::backend<P>::label(out.policy()) + ": one pass runs on one device");
+            }
+          };
+          (check_device(o), ...);
+          const P& pol = *first;
           const auto leaves = std::make_tuple(o.leaf()...);
           const auto exprs = std::apply([](const auto&... x) { return std::make_tuple(detail::as_expr(x)...); }, e);
           detail::assign_tied(pol, leaves, exprs);
@@ -221,8 +231,8 @@ class tied {
   std::tuple<O...> outs_;
 };
 
-/// Tie arrays or views (all of one shape and policy) as the outputs of one
-/// pass: `sinter::tie(call, put) = std::tuple(c, p);` (tie.hpp).
+/// Tie arrays or views (all of one shape, and of one policy or of host and
+/// par) as the outputs of one pass: `sinter::tie(call, put) = std::tuple(c, p);` (tie.hpp).
 template <class... O>
   requires(sizeof...(O) >= 1 && (true && ... && detail::tie_output<std::remove_reference_t<O>>))
 tied<O...> tie(O&&... o) {

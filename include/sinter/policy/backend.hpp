@@ -55,11 +55,28 @@ namespace detail {
 /// Where a policy-neutral operand (a scalar, a generator) may run: anywhere.
 struct any_policy {};
 
+/// The policy an expression mixing operands of policies A and B runs on,
+/// as `type`. Two policies mix only when they share one memory space, so
+/// that neither reads memory it cannot reach (host and par: par, specialised
+/// in policy/par.hpp); otherwise there is no `type` and join_policy refuses.
+template <class A, class B>
+struct mixed_policy {};
+template <class A>
+struct mixed_policy<A, A> {
+  using type = A;
+};
+
+/// Whether operands of policies A and B may meet in one expression or
+/// assignment: the same policy, policies of one memory space, or one of them
+/// policy-neutral (any_policy).
+template <class A, class B>
+inline constexpr bool mixable_v = std::is_same_v<A, any_policy> || std::is_same_v<B, any_policy> ||
+                                  requires { typename mixed_policy<A, B>::type; };
+
 template <class A, class B>
 struct join_policy {
-  static_assert(std::is_same_v<A, B>,
-                "sinter: operands live on different devices: move one with sinter::to<P>(x)");
-  using type = A;
+  static_assert(mixable_v<A, B>, "sinter: operands live on different devices: move one with sinter::to<P>(x)");
+  using type = typename std::conditional_t<mixable_v<A, B>, mixed_policy<A, B>, mixed_policy<A, A>>::type;
 };
 template <class A> struct join_policy<A, any_policy> { using type = A; };
 template <class B> struct join_policy<any_policy, B> { using type = B; };
@@ -71,7 +88,8 @@ template <class A, class B, class... R>
 struct common_policy<A, B, R...> {
   using type = typename common_policy<typename join_policy<A, B>::type, R...>::type;
 };
-/// The one policy of a set of operands (any_policy ignored); mixing two is a compile error.
+/// The one policy of a set of operands (any_policy ignored; host with par is
+/// par); mixing policies of different memory spaces is a compile error.
 template <class... P>
 using common_policy_t = typename common_policy<P...>::type;
 }  // namespace detail

@@ -20,6 +20,17 @@ struct par {
 
 namespace detail {
 
+/// host and par share host memory, so their arrays and views mix in one
+/// expression, copying nothing; the mixed expression is par's (backend.hpp).
+template <>
+struct mixed_policy<host, par> {
+  using type = par;
+};
+template <>
+struct mixed_policy<par, host> {
+  using type = par;
+};
+
 /// Below this many elements a pass runs on one thread.
 inline constexpr index_t par_grain = 1 << 15;
 

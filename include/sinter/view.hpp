@@ -162,25 +162,39 @@ class view {
   [[no_unique_address]] P policy_;
 };
 
-/// A 1-D view of a std::vector's elements (no copy).
-template <class T, class A>
-view<T, 1> as_view(std::vector<T, A>& v) {
-  return view<T, 1>(v.data(), {static_cast<index_t>(v.size())});
+namespace detail {
+/// as_view of a std::vector or std::span: their memory is the CPU's.
+template <class P>
+constexpr void check_host_view_policy() {
+  static_assert(backend<P>::host_accessible,
+                "sinter::as_view: a std::vector or std::span holds host memory; view it as host or par");
+}
+}  // namespace detail
+
+/// A 1-D view of a std::vector's elements (no copy); `as_view(v, sinter::par{})`
+/// gives a par view of them (host and par mix in expressions).
+template <class T, class A, policy P = host>
+view<T, 1, P> as_view(std::vector<T, A>& v, P pol = {}) {
+  detail::check_host_view_policy<P>();
+  return view<T, 1, P>(v.data(), {static_cast<index_t>(v.size())}, pol);
 }
 /// A 1-D const view of a std::vector's elements.
-template <class T, class A>
-view<const T, 1> as_view(const std::vector<T, A>& v) {
-  return view<const T, 1>(v.data(), {static_cast<index_t>(v.size())});
+template <class T, class A, policy P = host>
+view<const T, 1, P> as_view(const std::vector<T, A>& v, P pol = {}) {
+  detail::check_host_view_policy<P>();
+  return view<const T, 1, P>(v.data(), {static_cast<index_t>(v.size())}, pol);
 }
-/// A 1-D view of a std::span.
-template <class T, std::size_t N>
-view<T, 1> as_view(std::span<T, N> s) {
-  return view<T, 1>(s.data(), {static_cast<index_t>(s.size())});
+/// A 1-D view of a std::span (host, or par with `as_view(s, sinter::par{})`).
+template <class T, std::size_t N, policy P = host>
+view<T, 1, P> as_view(std::span<T, N> s, P pol = {}) {
+  detail::check_host_view_policy<P>();
+  return view<T, 1, P>(s.data(), {static_cast<index_t>(s.size())}, pol);
 }
-/// An N-D row-major view of user memory: `sinter::as_view(ptr, {rows, cols})`.
-template <class T, std::size_t R>
-view<T, R> as_view(T* p, const detail::extent_arg (&shape)[R]) {
-  return view<T, R>(p, detail::extents_of(shape, "sinter::as_view"));
+/// An N-D row-major view of user memory: `sinter::as_view(ptr, {rows, cols})`;
+/// with a policy, memory of that policy: `sinter::as_view(ptr, {n}, sinter::par{})`.
+template <class T, std::size_t R, policy P = host>
+view<T, R, P> as_view(T* p, const detail::extent_arg (&shape)[R], P pol = {}) {
+  return view<T, R, P>(p, detail::extents_of(shape, "sinter::as_view"), pol);
 }
 
 }  // namespace sinter

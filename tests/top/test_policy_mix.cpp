@@ -300,6 +300,41 @@ TEST_CASE("policy mix: tie with mixed operands and mixed outputs") {
   CHECK(mismatches == 0);
 }
 
+TEST_CASE("policy mix: as_view of user memory as par: pointer + shape, std::vector, std::span") {
+  using namespace policy_mix;
+  mismatches = 0;
+  for (const index_t n : mix_sizes) {
+    INFO("n = ", n);
+    const auto da = sinter_test::random_vector<double>(usz(n), 15u, -1.0, 1.0);
+    auto db = sinter_test::random_vector<double>(usz(n), 16u, -1.0, 1.0);
+    std::vector<double> out(usz(n)), out2(usz(n));
+    const auto pa = st::as_view(da, st::par{});
+    auto pout = st::as_view(out.data(), {n}, st::par{});
+    static_assert(std::is_same_v<decltype(pa), const st::view<const double, 1, st::par>>);
+    static_assert(std::is_same_v<decltype(pout), st::view<double, 1, st::par>>);
+    static_assert(std::is_same_v<decltype(st::as_view(da)), st::view<const double, 1, st::host>>);
+    CHECK(pa.data() == da.data());  // the user's memory, not a copy
+    CHECK(pout.data() == out.data());
+    {
+      st::trace_scope t;
+      pout = pa * 2.0 - st::as_view(db);  // a host view in a par pass
+      st::as_view(out2) = pa + st::as_view(std::span<double>(db), st::par{});  // a par expression into a host view
+      CHECK(policies_of(t) == strings{"par", "host"});
+      CHECK(t.allocations() == 0);
+    }
+    for (std::size_t i = 0; i < da.size(); ++i) {
+      MIX_EXPECT(near(out[i], da[i] * 2.0 - db[i]));
+      MIX_EXPECT(out2[i] == da[i] + db[i]);
+    }
+    if (n > 1) {  // a 2-D par view of the same memory, rows of 1 and an odd count
+      auto m = st::as_view(db.data(), {std::size_t{1}, static_cast<std::size_t>(n)}, st::par{});
+      m(0, st::slice(0, 1)) = 5.0;
+      MIX_EXPECT(db[0] == 5.0);
+    }
+  }
+  CHECK(mismatches == 0);
+}
+
 TEST_CASE("policy mix: to<P> between host and par still makes a copy; copy() writes in place") {
   using namespace policy_mix;
   mismatches = 0;

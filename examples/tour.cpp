@@ -1,16 +1,23 @@
 // A tour of sinter: lazy expressions fused into one pass, slicing,
-// broadcasting, printing, a user function, two outputs from one pass — on the GPU when one answers,
-// else on the CPU's thread pool. Run it: see README ("Run the tour").
+// broadcasting, printing, a user function, two outputs from one pass — on
+// the GPU when one answers, else on the CPU's thread pool. Run it: see
+// README ("Run the tour"). No arguments.
 #include <sinter/sinter.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <vector>
 
 namespace st = sinter;
 
-// The same code for every policy: P is st::cuda or st::par.
+// The larger of two errors; a NaN wins, so that it fails the check.
+double worse(double a, double b) { return std::isnan(a) || a > b ? a : b; }
+
+// The same code for every policy: P is st::cuda or st::par. Returns
+// whether c matches a plain double loop.
 template <class P>
-void tour(P policy) {
+bool tour(P policy) {
   const st::index_t n = 1 << 20;
 
   // linspace and full: a is computed on the device from a lazy generator.
@@ -28,6 +35,16 @@ void tour(P policy) {
     std::printf("  one pass on %s: %s, %lld elements, %zu bytes read, %zu written (%s)\n",
                 pass.policy.c_str(), pass.expression.c_str(), static_cast<long long>(pass.elements),
                 pass.bytes_read, pass.bytes_written, pass.detail.c_str());
+
+  // Checked against a plain loop: copy c back to host memory first.
+  std::vector<float> got(static_cast<std::size_t>(n));
+  st::copy(st::as_view(got), c);
+  double worst = 0;
+  for (st::index_t i = 0; i < n; ++i) {
+    const double want = 2 * std::exp(-1 + 2 * static_cast<double>(i) / (n - 1) + 0.5);
+    worst = worse(worst, std::fabs(got[static_cast<std::size_t>(i)] - want) / want);
+  }
+  std::printf("  largest relative error against a double loop: %.2g\n", worst);
 
   // Slicing: views write into their parent. One Jacobi smoothing step; the
   // right side reads u shifted, so it is evaluated before u is written.
@@ -54,9 +71,14 @@ void tour(P policy) {
   st::tie(lo, hi) = std::tuple(b - r, b + r);
   std::cout << "\nb -/+ sqrt(|a|) / 2 ->\n" << lo << "\n" << hi << "\n";
   for (const auto& pass : tied.passes()) std::printf("  pass on %s: %s\n", pass.policy.c_str(), pass.detail.c_str());
+  return worst < 1e-6;  // float: a few roundings of about 6e-8 each
 }
 
-int main() {
+int main(int argc, char** argv) {
+  if (argc > 1) {
+    std::fprintf(stderr, "usage: %s\n  (no arguments: lists the devices and runs the tour)\n", argv[0]);
+    return 2;
+  }
   std::cout << "devices:\n";
   for (const auto& d : st::devices()) std::cout << "  " << d << "\n";
   if (!st::cuda_available())
@@ -65,5 +87,8 @@ int main() {
   else
     std::cout << "running on cuda:0\n\n";
   // Soft placement: tour(st::cuda{}) when a GPU answers, tour(st::par{}) otherwise.
-  st::dispatch([](auto policy) { tour(policy); });
+  if (!st::dispatch([](auto policy) { return tour(policy); })) {
+    std::fprintf(stderr, "tour: FAILED: c differs from the double loop\n");
+    return 1;
+  }
 }

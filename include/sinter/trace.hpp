@@ -58,7 +58,8 @@ inline trace_state& tracing() {
 
 /// Whether passes are recorded, as trace_active reads it without a call (a
 /// constant-initialised atomic: no call on a small pass's path; store
-/// forwarding, docs/design.md#store-forwarding): 0 until first read, 1 off, 2 on. Written only under
+/// forwarding, docs/design.md#store-forwarding): 0 until first read, 1 off,
+/// 2 on. Written only under
 /// tracing().mutex, after each change of the settings it reflects. It
 /// lives in hot_flags (core/pass_flags.hpp), beside the streaming threshold.
 inline constexpr std::atomic<int>& trace_hint = hot_flags.trace;

@@ -46,8 +46,8 @@ SINTER_HD SINTER_FORCEINLINE T convert(V v) {
 /// remaining elements. GCC 12 at -O2 (CMake's RelWithDebInfo) vectorises
 /// with its "very cheap" cost model, which refuses a loop that needs a
 /// scalar remainder: one loop over [0, n) ran scalar there
-/// (docs/journal/code-notes.md#split-store-loop). The masked count is a multiple of every vector
-/// width, so the first loop needs none.
+/// (docs/journal/code-notes.md#split-store-loop). The masked count is a
+/// multiple of every vector width, so the first loop needs none.
 /// The cursor is taken by value: read through a reference, its scalars were
 /// loaded again for every vector (a store to o might change them).
 /// ivdep: an operand may alias the output only with the same index mapping
@@ -88,7 +88,8 @@ inline constexpr int cursor_ops_v<shift_cursor<C>> = cursor_ops_v<C>;
 /// GCC kept the split loop of small expressions out of line where it had
 /// inlined the single one, and a call also copies the cursor. Forced inline
 /// for every cursor, a pass with streaming stores held the loops three times
-/// over (head, tail and the contiguous pass's own; docs/journal/code-notes.md#inline-store-ops).
+/// over (head, tail and the contiguous pass's own;
+/// docs/journal/code-notes.md#inline-store-ops).
 #define SINTER_INLINE_STORE_OPS 64
 #endif
 

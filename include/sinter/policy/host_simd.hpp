@@ -29,8 +29,8 @@
 /// vectors, each operation on both in turn (exp and tanh on the pair lanes
 /// lane_avx512_f2 of hw_exp.hpp and lane_avx512_d2 of kernels_f64.hpp):
 /// two independent dependency chains side by side, faster in float and
-/// double (docs/journal/code-notes.md#explicit-vector-loop). Trees with another function step by one
-/// vector (below, SINTER_DETAIL_SIMD_OP_PAIR).
+/// double (docs/journal/code-notes.md#explicit-vector-loop). Trees with
+/// another function step by one vector (below, SINTER_DETAIL_SIMD_OP_PAIR).
 /// The values are bitwise those of the scalar loop (the same IEEE
 /// operations on every lane; the kernels' vector and scalar lane types give
 /// the same bits, tests/core/test_math_hw_exp.cpp and

@@ -29,7 +29,8 @@ namespace detail {
 
 /// The streaming threshold in bytes, read by every host pass without a
 /// call (a constant-initialised atomic: no call on a small pass's path;
-/// store forwarding, docs/design.md#store-forwarding). `threshold_unset` until first read.
+/// store forwarding, docs/design.md#store-forwarding). `threshold_unset`
+/// until first read.
 /// It lives in hot_flags (core/pass_flags.hpp), beside trace_hint.
 inline constexpr std::size_t threshold_unset = SIZE_MAX;
 inline constexpr std::atomic<std::size_t>& streaming_threshold_bytes = hot_flags.streaming_threshold;
@@ -113,7 +114,8 @@ inline void stream_fence() noexcept {
 
 /// Keeps the block's ordinary stores, which GCC otherwise drops (it streams
 /// straight from registers); kept, a streamed triad ran faster when this
-/// was added, level since stream_range copies its cursor (docs/journal/code-notes.md#keep-block).
+/// was added, level since stream_range copies its cursor
+/// (docs/journal/code-notes.md#keep-block).
 inline void keep_block([[maybe_unused]] const void* buf) noexcept {
 #if defined(__GNUC__) || defined(__clang__)
   asm volatile("" : : "r"(buf) : "memory");
@@ -163,7 +165,8 @@ void stream_range(T* o, const Cursor& c, index_t lo, index_t hi) {
   static_assert(64 % sizeof(T) == 0, "streaming stores need an element size dividing 64 bytes");
   // 256 bytes (4 lines) per block: computing and streaming in small steps
   // keeps the loads and the write-combining buffers busy at the same time;
-  // with 4 KiB blocks the two phases alternated (docs/journal/code-notes.md#stream-blocks).
+  // with 4 KiB blocks the two phases alternated
+  // (docs/journal/code-notes.md#stream-blocks).
   constexpr index_t block = 256 / static_cast<index_t>(sizeof(T));
   // After the blocks, whole lines stream one at a time: a row broadcast
   // streams each row of 1000 floats (4000 bytes) on its own, and storing

@@ -15,8 +15,8 @@
 /// mask, so bits.hpp's masks read sign bits), and its vectors of exp took a
 /// third more instructions. The explicit lanes are faster for every double
 /// function, and for float's functions computed in double
-/// (docs/journal/code-notes.md#kernels-f64, docs/math.md). Every lane type gives the same bits
-/// for the same input: the same IEEE operations in the same order, with
+/// (docs/journal/code-notes.md#kernels-f64, docs/math.md). Every lane type
+/// gives the same bits for the same input: the same IEEE operations in the same order, with
 /// masks and blends that differ only for NaN lanes, which the kernels
 /// replace last (tests/fma/host_simd_cases.hpp).
 #include <cstdint>

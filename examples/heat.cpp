@@ -2,7 +2,7 @@
 // GPU when one answers (else the CPU thread pool), saved as a PNG and checked
 // against the same stencil as a plain double loop.
 //   heat [out.png [n [steps]]]     defaults: heat.png 64 500
-// The picture in docs/images/heat.png: heat docs/images/heat.png 200 5000
+// The picture in docs/images/heat.png: heat docs/images/heat.png 256 2000
 #include <sinter/sinter.hpp>
 
 #include <cerrno>

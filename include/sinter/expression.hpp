@@ -27,7 +27,9 @@
 namespace sinter {
 
 /// A lazy expression: nothing runs until it is assigned to an array or view,
-/// passed to sinter::eval, or reduced. Safe to keep in `auto`.
+/// passed to sinter::eval, or reduced. Safe to keep in `auto` (or return)
+/// while every array and view it was given as an lvalue is alive and not
+/// reallocated; arrays given as rvalues are moved in and kept alive by it.
 /// `Node` is the kernel-side tree, `P` the policy (or detail::any_policy for
 /// scalars and generators), `K` the number of temporaries it keeps alive.
 template <class Node, class P, std::size_t K = 0>

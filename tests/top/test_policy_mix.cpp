@@ -7,11 +7,6 @@
 // plain double loops; the trace tells which policy ran each pass and counts
 // allocations (none where nothing needs a temporary). Mixing host or par
 // with cuda stays a compile error (tests/fail/mixed_policies*.cpp).
-//
-// Lifetimes (papercut 6): an expression references the arrays and views it
-// was given as lvalues and owns the arrays moved into it; the patterns that
-// are safe to return from a function are checked here, with freed memory
-// reused in between so a dangling read would show (and ASan builds catch it).
 #include <doctest/doctest.h>
 
 #include "support/random.hpp"

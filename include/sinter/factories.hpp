@@ -5,6 +5,7 @@
 /// computed where they are used, fused into the pass that reads them).
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <initializer_list>
 #include <type_traits>
 
@@ -160,16 +161,20 @@ auto arange(double start, double stop, double step = 1) {
   G g{static_cast<typename G::acc>(start), static_cast<typename G::acc>(step)};
   return expr<detail::gen_leaf<G, 1>, detail::any_policy, 0>({g, 0, {n}, {1}});
 }
-/// Lazy 0, 1, ..., n - 1.
+/// Lazy 0, 1, ..., n - 1 (n of any integer type, as extents).
 template <element T = index_t>
-auto arange(index_t n) {
-  return arange<T>(0.0, static_cast<double>(n), 1.0);
+auto arange(detail::extent_arg n) {
+  if (n.too_large)
+    detail::throw_bad_extent("sinter::arange", 0, std::to_string(static_cast<std::uint64_t>(n.value)), false);
+  return arange<T>(0.0, static_cast<double>(n.value), 1.0);
 }
 
-/// Lazy `num` evenly spaced values over [start, stop], as numpy.linspace.
+/// Lazy `num` evenly spaced values over [start, stop], as numpy.linspace
+/// (num of any integer type, as extents).
 template <element T = double>
-auto linspace(double start, double stop, index_t num, bool endpoint = true) {
-  if (num < 0) throw value_error("sinter::linspace: number of samples must be non-negative");
+auto linspace(double start, double stop, detail::extent_arg num_arg, bool endpoint = true) {
+  const index_t num = num_arg.too_large ? -1 : num_arg.value;
+  if (num < 0) throw value_error("sinter::linspace: number of samples must be non-negative and below 2^63");
   const index_t div = endpoint ? num - 1 : num;
   const double step = div > 0 ? (stop - start) / static_cast<double>(div) : 0.0;
   detail::linspace_gen<T> g{start, step, stop, endpoint && num > 1 ? num - 1 : -1};

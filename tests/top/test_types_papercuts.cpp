@@ -83,6 +83,12 @@ TEST_CASE_TEMPLATE("shapes: extents of any integer type, no cast", I, std::size_
   CHECK(bc.shape() == st::extents<2>{5, 3});
   const st::extents<2> ex{n, m};
   CHECK(ex == st::extents<2>{5, 3});
+  const st::array<float, 1> ar = st::arange<float>(n);
+  const st::array<double, 1> li = st::linspace(0.0, 1.0, n);
+  CHECK(ar.size() == 5);
+  CHECK(ar.data()[4] == 4.f);
+  CHECK(li.size() == 5);
+  CHECK(li.data()[1] == 0.25);  // NumPy: linspace(0, 1, 5)[1]
 }
 
 TEST_CASE("shapes: negative or too-large extents throw value_error naming the axis") {
@@ -99,6 +105,8 @@ TEST_CASE("shapes: negative or too-large extents throw value_error naming the ax
   CHECK(throws_naming([&] { (void)st::as_view(buf.data(), {huge, n}); }, "axis 0"));
   st::array<float, 1> a({n});
   CHECK(throws_naming([&] { (void)st::reshape(a, {huge}); }, "axis 0"));
+  CHECK(throws_naming([&] { (void)st::arange<float>(huge); }, "sinter::arange: axis 0"));
+  CHECK(throws_naming([&] { (void)st::linspace(0.0, 1.0, huge); }, "sinter::linspace"));
 }
 
 // ---- 2. conversions that change the element type --------------------------------

@@ -36,10 +36,15 @@ instructions inside a loop (between a label and a backward branch to it)
 hold global loads, a multiple of `loads` of them (each element reads each
 input once), and at most `stores` global stores (0: no intermediate array;
 CUB writes one partial per block after its loop).
-Prints a markdown table (and writes it with --table); exit status 1 if any
-case fails, 2 on a usage or tool error.
+Prints a markdown table. --write-table DOC rewrites the generated block of
+DOC (docs/ptx_proof.md: between its BEGIN and END ptx-table comments) with
+it; --check-table DOC fails when that block differs from the run (ctest
+does, so the document cannot go stale; a table from another nvcc version is
+reported, not compared). Exit status 1 if any case fails or the table
+differs, 2 on a usage or tool error.
 
-  python3 check_ptx.py --nvcc nvcc --include include [--table out.md] [--jobs 2]
+  python3 check_ptx.py --nvcc nvcc --include include [--write-table docs/ptx_proof.md]
+                       [--check-table docs/ptx_proof.md] [--table out.md] [--jobs 2]
 """
 import argparse
 import concurrent.futures
@@ -51,28 +56,20 @@ import sys
 import tempfile
 import time
 
+from ptx_parse import count_loops, count_ptx, kernel_bodies, vector_loops
+from ptx_table import INDEX_WIDTHS, block, compare_block, loops_text, table, widths_text, write_block
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ARCH = "sm_90"
-INDEX_WIDTHS = 2  # the kernel body is instantiated for uint32 and int64 indices
 
 CASE_RE = re.compile(r"^\s*#(?:el)?if\s+SINTER_PTX_CASE\s*==\s*(\d+)")
 EXPECT_RE = re.compile(r"^\s*//\s*@case\s+(.*)$")
-# An instruction's opcode: optional predicate, then ld/st with its qualifiers.
-MEM_RE = re.compile(r"^\s*(?:@!?%\w+\s+)?((?:ld|st)(?:\.[\w:]+)+)\s")
-ENTRY_RE = re.compile(r"^\s*(?:\.visible\s+|\.weak\s+)?\.entry\s")
-EMPTY_KERNEL_RE = re.compile(r"_ZN3cub\w*EmptyKernel")
-LABEL_RE = re.compile(r"^(\$\w+):")
-BRA_RE = re.compile(r"^\s*(?:@!?%\w+\s+)?bra(?:\.uni)?\s+(\$\w+);")
 REGS_RE = re.compile(r"Used (\d+) registers")
 PTXAS_ENTRY_RE = re.compile(r"Compiling entry function '(\w+)'")
-BRANCH_RE = re.compile(r"^\s*(@!?%\w+\s+)?bra(?:\.uni)?\s+(\$\w+);")
-END_RE = re.compile(r"^\s*(?:@!?%\w+\s+)?(?:ret|exit);")
-PRED_RE = re.compile(r"^\s*@!?%\w+\s")
 FUSED_RE = re.compile(r"fused_kernel")
 DEDUP_RE = re.compile(r"fused_dedup_kernel")
 SPILL_RE = re.compile(r"(\d+) bytes spill stores, (\d+) bytes spill loads")
 STACK_RE = re.compile(r"(\d+) bytes stack frame")
-STATE_SPACES = {"global", "local", "shared", "param", "const", "tex"}
 
 
 def parse_cases(source):
@@ -101,207 +98,6 @@ def parse_cases(source):
                 cases.append((current, fields))
                 current = None
     return cases
-
-
-def access_bytes(vec, typ):
-    """Bytes moved by one access: v4 of .f32 is 16, v2 of .u64 is 16."""
-    lanes = int(vec[1:]) if vec else 1
-    bits = re.search(r"(\d+)$", typ)
-    return lanes * int(bits.group(1)) // 8 if bits else 0
-
-
-def count_ptx(ptx):
-    """Kernels, and global memory accesses split into vector and scalar.
-
-    sld/sst: scalar ld.global/st.global; gld/gst: scalar generic-space
-    accesses (none in sinter's kernels; reported if nvcc ever emits them).
-    widths: {"v4.f32": 16, ...}, the vector access shapes and their bytes."""
-    out = {"entries": 0, "vld": 0, "vst": 0, "sld": 0, "sst": 0, "gld": 0, "gst": 0, "widths": {}}
-    for line in ptx.splitlines():
-        if ENTRY_RE.match(line):
-            # CUB's EmptyKernel (it queries the PTX version) is emitted in every
-            # file that includes CUB (sinter/reduce/cuda.hpp does): no code, not a pass.
-            if not EMPTY_KERNEL_RE.search(line):
-                out["entries"] += 1
-            continue
-        m = MEM_RE.match(line)
-        if not m:
-            continue
-        parts = m.group(1).split(".")
-        op, quals = parts[0], parts[1:]
-        space = next((q for q in quals if q in STATE_SPACES), "generic")
-        if space not in ("global", "generic"):
-            continue
-        vec = next((q for q in quals if re.fullmatch(r"v\d+", q)), None)
-        if vec:
-            out["vld" if op == "ld" else "vst"] += 1
-            out["widths"][f"{vec}.{quals[-1]}"] = access_bytes(vec, quals[-1])
-        elif space == "global":
-            out["sld" if op == "ld" else "sst"] += 1
-        else:
-            out["gld" if op == "ld" else "gst"] += 1
-    return out
-
-
-def widths_text(widths):
-    return ", ".join(f"{w} ({b} B)" for w, b in sorted(widths.items()))
-
-
-def count_loops(ptx):
-    """Global loads and stores inside loops (label .. backward branch), all kernels."""
-    out = {"loop_ld": 0, "loop_st": 0, "loops": 0}
-    kernels, cur = [], None
-    for line in ptx.splitlines():
-        if ENTRY_RE.match(line):
-            cur = []
-            kernels.append(cur)
-        elif cur is not None:
-            cur.append(line)
-    for body in kernels:
-        labels, loops = {}, []
-        for i, line in enumerate(body):
-            m = LABEL_RE.match(line)
-            if m:
-                labels[m.group(1)] = i
-                continue
-            m = BRA_RE.match(line)
-            if m and m.group(1) in labels:  # defined above: a backward branch
-                loops.append((labels[m.group(1)], i))
-        inside = set()
-        for a, b in loops:
-            inside.update(range(a, b + 1))
-        out["loops"] += len(loops)
-        for i in sorted(inside):
-            m = MEM_RE.match(body[i])
-            if not m:
-                continue
-            parts = m.group(1).split(".")
-            space = next((q for q in parts[1:] if q in STATE_SPACES), "generic")
-            if space in ("global", "generic"):
-                out["loop_ld" if parts[0] == "ld" else "loop_st"] += 1
-    return out
-
-
-def kernel_bodies(ptx):
-    """{kernel name: [lines of its body]} for every .entry."""
-    out, cur = {}, None
-    for line in ptx.splitlines():
-        if ENTRY_RE.match(line):
-            name = re.search(r"\.entry\s+(\w+)", line).group(1)
-            cur = out.setdefault(name, [])
-        elif cur is not None:
-            cur.append(line)
-    return out
-
-
-def vector_loops(body):
-    """The vector loops of one kernel: [(unconditional, guarded)] vector loads.
-
-    Basic blocks start at a label and after a branch; a loop is a back edge
-    (a branch to a block that dominates it) with its natural body; a vector
-    loop holds a vector store. A vector load is unconditional when its block
-    dominates the back edge's block (it runs on every iteration) and is not
-    predicated; guarded otherwise. Also returns the vector loads outside any
-    vector loop."""
-    blocks, cur = [], []
-    for line in body:
-        if LABEL_RE.match(line) and cur:
-            blocks.append(cur)
-            cur = []
-        cur.append(line)
-        if BRANCH_RE.match(line) or END_RE.match(line):
-            blocks.append(cur)
-            cur = []
-    if cur:
-        blocks.append(cur)
-    label_at = {}
-    for b, lines in enumerate(blocks):
-        m = LABEL_RE.match(lines[0])
-        if m:
-            label_at[m.group(1)] = b
-    succ = []
-    for b, lines in enumerate(blocks):
-        last = next((x for x in reversed(lines) if x.strip()), "")
-        m = BRANCH_RE.match(last)
-        nxt = [b + 1] if b + 1 < len(blocks) else []
-        if m:
-            target = [label_at[m.group(2)]] if m.group(2) in label_at else []
-            succ.append(target + (nxt if m.group(1) else []))
-        elif END_RE.match(last) and not PRED_RE.match(last):
-            succ.append([])
-        else:
-            succ.append(nxt)
-    reach, stack = {0}, [0]
-    while stack:
-        for t in succ[stack.pop()]:
-            if t not in reach:
-                reach.add(t)
-                stack.append(t)
-    pred = [[] for _ in blocks]
-    for b, ss in enumerate(succ):
-        for t in ss:
-            if b in reach:  # code after an unconditional branch: no edge
-                pred[t].append(b)
-    dom = [reach.copy() if b in reach else {b} for b in range(len(blocks))]
-    dom[0] = {0}
-    changed = True
-    while changed:
-        changed = False
-        for b in sorted(reach - {0}):
-            ps = [dom[p] for p in pred[b]]
-            new = (set.intersection(*ps) if ps else set()) | {b}
-            if new != dom[b]:
-                dom[b], changed = new, True
-
-    def vloads(lines):
-        """(unpredicated, predicated) global or generic vector loads."""
-        n_unc = n_pred = 0
-        for x in lines:
-            m = MEM_RE.match(x)
-            if not m:
-                continue
-            parts = m.group(1).split(".")
-            space = next((q for q in parts[1:] if q in STATE_SPACES), "generic")
-            if parts[0] == "ld" and space in ("global", "generic") and \
-                    any(re.fullmatch(r"v\d+", q) for q in parts[1:]):
-                if PRED_RE.match(x):
-                    n_pred += 1
-                else:
-                    n_unc += 1
-        return n_unc, n_pred
-
-    loops, inside = [], set()
-    for latch, ss in enumerate(succ):
-        for head in ss:
-            if head not in dom[latch]:
-                continue  # not a back edge
-            body_blocks, stack = {head, latch}, [latch]
-            while stack:
-                b = stack.pop()
-                if b == head:
-                    continue
-                for p in pred[b]:
-                    if p not in body_blocks:
-                        body_blocks.add(p)
-                        stack.append(p)
-            if not any(re.search(r"^\s*(?:@!?%\w+\s+)?st\.global\.v\d", x) for b in body_blocks for x in blocks[b]):
-                continue
-            unc = grd = 0
-            for b in body_blocks:
-                u, pr = vloads(blocks[b])
-                if b in dom[latch]:
-                    unc, grd = unc + u, grd + pr
-                else:
-                    grd += u + pr
-            loops.append((unc, grd))
-            inside |= body_blocks
-    outside = sum(sum(vloads(blocks[b])) for b in range(len(blocks)) if b not in inside)
-    return loops, outside
-
-
-def loops_text(loops):
-    """[(2, 0), (1, 3)] -> "2, 1+3g"."""
-    return ", ".join(f"{u}+{g}g" if g else str(u) for u, g in loops)
 
 
 def run(cmd):
@@ -398,52 +194,6 @@ def check_case(number, exp, args, workdir):
     return c, problems
 
 
-def scalar_loads_text(c):
-    return str(c["sld"]) + (f" (+{c['gld']} generic)" if c["gld"] else "")
-
-
-def table(rows):
-    head = ("| # | expression | path at run time | kernels | vector loads | vector stores "
-            "| vector widths | scalar ld.global | registers | spills "
-            "| dedup kernel: vector loads per step (per loop) | dedup registers |")
-    lines = [head, "|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    for number, exp, c, problems in rows:
-        if c is None:
-            lines.append(f"| {number} | {exp['expr']} | | error | | | | | | | | |")
-            continue
-        if exp.get("kind") == "reduce":
-            mark = " **FAIL**" if problems else ""
-            lines.append(
-                f"| {number} | {exp['expr']}{mark} | CUB's kernels | {c['entries']} (CUB) | {c['loop_ld']} global "
-                f"loads in {c['loops']} loops (multiple of {exp['loads']}) | {c['loop_st']} global stores in loops "
-                f"| CUB's: {widths_text(c['widths']) or 'none'} | {scalar_loads_text(c)} | {c['regs']} | "
-                f"{c['spills']} | | |")
-            continue
-        eq = lambda got, want: "=" if got == want * INDEX_WIDTHS else "≠"
-        loads = f"{c['vld']} {eq(c['vld'], exp['loads'])} {exp['loads']}×2"
-        if exp.get("distinct", exp["loads"]) != exp["loads"]:
-            loads += (f" ({exp['distinct']} distinct inputs: then the dedup kernel runs, "
-                      f"{exp['distinct']} per step)")
-        regs = str(c["regs"]) + (f" (≤ {exp['max_regs']})" if "max_regs" in exp else "")
-        mark = " **FAIL**" if problems else ""
-        spills = str(c["spills"]) + (f" ({c['stack']} B stack)" if c["stack"] else "")
-        path = ("**strided** (vector loop compiled, not run)" if exp.get("path") == "strided"
-                else "vector")
-        if "dedup_loops" in c:
-            fewest = min((u for u, _ in c["dedup_loops"]), default=0)
-            most = max((u + g for u, g in c["dedup_loops"]), default=0)
-            dd = f"{fewest}..{most} ({loops_text(c['dedup_loops'])})"
-            dregs = str(c["dedup_regs"])
-            kernels = f"{c['entries']} (1 + dedup)"
-        else:
-            dd, dregs, kernels = "none (no two leaves of one type)", "", str(c["entries"])
-        lines.append(
-            f"| {number} | {exp['expr']}{mark} | {path} | {kernels} | {loads} | "
-            f"{c['vst']} {eq(c['vst'], exp['stores'])} {exp['stores']}×2 | {widths_text(c['widths'])} | "
-            f"{scalar_loads_text(c)} | {regs} | {spills} | {dd} | {dregs} |")
-    return "\n".join(lines) + "\n"
-
-
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--nvcc", default="nvcc", help="nvcc to use (default: nvcc on PATH)")
@@ -451,6 +201,8 @@ def main():
     p.add_argument("--include", required=True, help="sinter's include directory")
     p.add_argument("--source", default=os.path.join(HERE, "ptx_cases.cu"))
     p.add_argument("--table", help="also write the markdown table to this file")
+    p.add_argument("--write-table", metavar="DOC", help="rewrite DOC's generated table block")
+    p.add_argument("--check-table", metavar="DOC", help="fail when DOC's generated table block differs")
     p.add_argument("--jobs", type=int, default=2, help="parallel compiles (at most 2)")
     p.add_argument("--case", type=int, action="append", help="only these cases")
     args = p.parse_args()
@@ -467,6 +219,14 @@ def main():
         cases = [cs for cs in cases if cs[0] in args.case]
     if not cases:
         print("check_ptx: no cases", file=sys.stderr)
+        return 2
+    if args.case and (args.write_table or args.check_table):
+        print("check_ptx: --write-table and --check-table need every case (no --case)", file=sys.stderr)
+        return 2
+    try:
+        version = re.search(r"release [\d.]+, V([\d.]+)", run([args.nvcc, "--version"])).group(1)
+    except (RuntimeError, AttributeError):
+        print(f"check_ptx: cannot read the version of {args.nvcc}", file=sys.stderr)
         return 2
 
     rows, failed = [], 0
@@ -494,6 +254,24 @@ def main():
     if args.table:
         with open(args.table, "w", encoding="utf-8") as f:
             f.write(md)
+    generated = block(md, version, ARCH)
+    try:
+        if args.check_table:
+            ok, message = compare_block(args.check_table, generated, version)
+            print(message, file=sys.stdout if ok else sys.stderr)
+            if not ok:
+                print(f"check_ptx: regenerate it: python3 {sys.argv[0]} --nvcc {args.nvcc} "
+                      f"--include {args.include} --write-table {args.check_table}", file=sys.stderr)
+                failed += 1
+        if args.write_table:
+            if failed:
+                print(f"check_ptx: {args.write_table} not written: cases fail", file=sys.stderr)
+            else:
+                write_block(args.write_table, generated)
+                print(f"wrote the table of {args.write_table}")
+    except (OSError, ValueError) as err:
+        print(f"check_ptx: {err}", file=sys.stderr)
+        return 2
     return 1 if failed else 0
 
 

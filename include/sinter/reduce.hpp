@@ -3,7 +3,8 @@
 /// Reductions fused with their producers: sum, prod, min, max, mean, var,
 /// std, any, all, count_nonzero, argmin, argmax, dot, norm — over the whole
 /// array (a host value; on cuda this waits for the device) or along axes (an
-/// array of the same policy, usable in further expressions:
+/// array of the expression's policy, par if any operand is par, usable in
+/// further expressions:
 /// `x - sinter::mean(x, sinter::axis(1), sinter::keepdims)` normalises rows,
 /// computing the means once).
 ///
@@ -285,11 +286,13 @@ auto reduce_along_on(const std::optional<P>& own, const char* name, X&& x, const
     }
   // o < RO always (N distinct axes are reduced); said for GCC 12, whose
   // -Warray-bounds saw out_shape[1] of a rank-1 result at -O3 with
-  // -march=x86-64-v3 (tests/fma/reduce_rest_cases.hpp).
-  for (std::size_t d = 0; d != R && o < RO; ++d) {
-    if (!reduced[d]) out_shape[o++] = e.shape()[d];
-    else if constexpr (Keep) out_shape[o++] = 1;
-  }
+  // -march=x86-64-v3 (tests/fma/reduce_rest_cases.hpp). A rank-0 result has
+  // no extents (and nvcc calls `o < 0` a pointless comparison).
+  if constexpr (RO > 0)
+    for (std::size_t d = 0; d != R && o < RO; ++d) {
+      if (!reduced[d]) out_shape[o++] = e.shape()[d];
+      else if constexpr (Keep) out_shape[o++] = 1;
+    }
   if (outputs > 0) check_nonempty<Op>(e, len, name);  // before any device call
   const P pol = reduction_policy<P>(own, e);
   const auto t0 = std::chrono::steady_clock::now();

@@ -126,6 +126,8 @@ void copy(D&& dst, S&& src) {
 /// A new array of policy P holding the values of x (a deep copy, even when x
 /// is already of policy P): `auto h = sinter::to<sinter::host>(par_array);`,
 /// `auto d = sinter::to<sinter::cuda>(h, sinter::cuda{1, stream});` (.cu files).
+/// Between host and par no copy is needed: their arrays and views mix in
+/// expressions, and `sinter::view<T, R, sinter::par>(a.data(), a.shape())` is a par view.
 template <policy P, expression X>
 auto to(X&& x, P pol = {}) {
   auto e = detail::as_expr(x);

@@ -126,8 +126,8 @@ TEST_CASE("policy mix: views, strides and compound assignments across host and p
   const auto db = sinter_test::random_vector<float>(usz(n), 4u, -1.f, 1.f);
   auto h = mix_array<st::host>(da);
   auto p = mix_array<st::par>(db);
-  const index_t half = (n + 1) / 2;
-  st::array<float, 1, st::host> out({half});
+  const index_t n_half = (n + 1) / 2;
+  st::array<float, 1, st::host> out({n_half});
   {
     st::trace_scope t;
     // A reversed par view and a step-2 host view into a host array.
@@ -135,7 +135,7 @@ TEST_CASE("policy mix: views, strides and compound assignments across host and p
     CHECK(policies_of(t) == strings{"host"});
     CHECK(t.allocations() == 0);
   }
-  for (index_t i = 0; i < half; ++i) MIX_EXPECT(out(i) == db[usz(n - 1 - 2 * i)] * 2.f + da[usz(2 * i)]);
+  for (index_t i = 0; i < n_half; ++i) MIX_EXPECT(out(i) == db[usz(n - 1 - 2 * i)] * 2.f + da[usz(2 * i)]);
 
   // Compound assignment: host += par runs on host, par -= host on par.
   {

@@ -150,6 +150,13 @@ TEST_CASE_TEMPLATE("defects: var and std along an axis with ddof >= the lane's l
     CHECK(is_pos_inf(static_cast<double>(c(0, 0))));
     CHECK(is_pos_inf(static_cast<double>(c(0, 1))));
   }
+  // Along the only axis of a 1-D array: a rank-0 result (numpy: inf, nan).
+  const auto x = defect_array<P, 1>({2}, std::vector<double>{1, 3});
+  const auto r0 = st::var(x, st::axis(0), 3);
+  static_assert(decltype(r0)::rank == 0);
+  CHECK(is_pos_inf(r0()));
+  const auto s0 = st::std(col(st::all, 0)(st::slice(0, 1)), st::axis(0), 1);  // one element, ddof 1
+  CHECK(std::isnan(s0()));
   // Empty lanes: NaN, whatever the ddof (numpy: [nan, nan]).
   const st::array<double, 2, P> e({2, 0});
   for (const int ddof : {0, 1}) {

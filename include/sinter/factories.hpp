@@ -161,12 +161,16 @@ auto arange(double start, double stop, double step = 1) {
   G g{static_cast<typename G::acc>(start), static_cast<typename G::acc>(step)};
   return expr<detail::gen_leaf<G, 1>, detail::any_policy, 0>({g, 0, {n}, {1}});
 }
-/// Lazy 0, 1, ..., n - 1 (n of any integer type, as extents).
-template <element T = index_t>
-auto arange(detail::extent_arg n) {
-  if (n.too_large)
-    detail::throw_bad_extent("sinter::arange", 0, std::to_string(static_cast<std::uint64_t>(n.value)), false);
-  return arange<T>(0.0, static_cast<double>(n.value), 1.0);
+/// Lazy 0, 1, ..., up to `stop` (excluded), as numpy.arange(stop); stop of
+/// any integer type (an unsigned one beyond index_t throws value_error) or floating.
+template <element T = index_t, class N>
+  requires(std::is_arithmetic_v<N> && !std::is_same_v<N, bool>)
+auto arange(N stop) {
+  if constexpr (std::is_integral_v<N>) {
+    if (!detail::fits_index(stop))
+      detail::throw_bad_extent("sinter::arange", 0, std::to_string(static_cast<std::uint64_t>(stop)), false);
+  }
+  return arange<T>(0.0, static_cast<double>(stop), 1.0);
 }
 
 /// Lazy `num` evenly spaced values over [start, stop], as numpy.linspace

@@ -38,12 +38,6 @@ SINTER_BINARY_OPERATOR(-, detail::ops::sub)
 SINTER_BINARY_OPERATOR(*, detail::ops::mul)
 SINTER_BINARY_OPERATOR(/, detail::ops::div)
 SINTER_BINARY_OPERATOR(%, detail::ops::mod)
-SINTER_BINARY_OPERATOR(==, detail::ops::eq)
-SINTER_BINARY_OPERATOR(!=, detail::ops::ne)
-SINTER_BINARY_OPERATOR(<, detail::ops::lt)
-SINTER_BINARY_OPERATOR(<=, detail::ops::le)
-SINTER_BINARY_OPERATOR(>, detail::ops::gt)
-SINTER_BINARY_OPERATOR(>=, detail::ops::ge)
 SINTER_BINARY_OPERATOR(&&, detail::ops::logical_and)
 SINTER_BINARY_OPERATOR(||, detail::ops::logical_or)
 SINTER_BINARY_OPERATOR(&, detail::ops::bit_and)
@@ -52,6 +46,44 @@ SINTER_BINARY_OPERATOR(^, detail::ops::bit_xor)
 SINTER_BINARY_OPERATOR(<<, detail::ops::shl)
 SINTER_BINARY_OPERATOR(>>, detail::ops::shr)
 #undef SINTER_BINARY_OPERATOR
+
+namespace detail {
+/// In a comparison, a C++ integer scalar of the other signedness than the
+/// integer operands, either of them 64-bit, keeps its type and is compared
+/// exactly (ops::compare_mixed_sign): `uint64_array > -1` is all true, as in
+/// NumPy 2, where converting -1 to uint64 would throw. Others as make_map.
+template <class S, class E>
+SINTER_FORCEINLINE decltype(auto) resolve_compared(E&& e) {
+  using D = std::remove_cvref_t<E>;
+  if constexpr (is_scalar_expr<D>::value && integral_element<S>) {
+    using X = typename D::value_type;
+    if constexpr (integral_element<X> && std::is_signed_v<X> != std::is_signed_v<S> &&
+                  (sizeof(X) == 8 || sizeof(S) == 8))
+      return std::forward<E>(e);
+    else
+      return resolve_scalar<S>(std::forward<E>(e));
+  } else {
+    return resolve_scalar<S>(std::forward<E>(e));
+  }
+}
+}  // namespace detail
+
+#define SINTER_COMPARISON_OPERATOR(sym, fn)                                                      \
+  template <operand A, operand B>                                                                \
+    requires detail::any_expression<A, B>                                                        \
+  SINTER_FORCEINLINE auto operator sym(A&& a, B&& b) {                                           \
+    using S = detail::strong_type_t<detail::expr_of_t<A&&>, detail::expr_of_t<B&&>>;             \
+    return detail::make_map_resolved(fn::name, fn{},                                             \
+                                     detail::resolve_compared<S>(detail::as_operand(std::forward<A>(a))), \
+                                     detail::resolve_compared<S>(detail::as_operand(std::forward<B>(b)))); \
+  }
+SINTER_COMPARISON_OPERATOR(==, detail::ops::eq)
+SINTER_COMPARISON_OPERATOR(!=, detail::ops::ne)
+SINTER_COMPARISON_OPERATOR(<, detail::ops::lt)
+SINTER_COMPARISON_OPERATOR(<=, detail::ops::le)
+SINTER_COMPARISON_OPERATOR(>, detail::ops::gt)
+SINTER_COMPARISON_OPERATOR(>=, detail::ops::ge)
+#undef SINTER_COMPARISON_OPERATOR
 
 #define SINTER_UNARY_OPERATOR(sym, fn)                        \
   template <expression A>                                     \

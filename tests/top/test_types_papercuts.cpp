@@ -320,6 +320,35 @@ TEST_CASE("comparisons: uint64 against int64 exactly (NumPy 2 values)") {
   CHECK(got(b < p53 + 1) == bv{1, 1, 1, 1, 0, 0, 0});
 }
 
+TEST_CASE("comparisons: a C++ integer scalar beyond a 64-bit array's type compares exactly (NumPy 2 values)") {
+  const auto u = from(std::vector<std::uint64_t>{0, 5, std::uint64_t{1} << 63, ~std::uint64_t{0}});
+  const auto i = from(std::vector<std::int64_t>{INT64_MIN, -1, 0, INT64_MAX});
+  const auto u32 = from(std::vector<std::uint32_t>{0, 7, UINT32_MAX});
+  using bv = std::vector<int>;
+  auto got = [](const auto& e) {
+    const st::array<bool, 1> r = e;
+    bv out;
+    for (bool x : r) out.push_back(x ? 1 : 0);
+    return out;
+  };
+  // NumPy 2.4 with Python ints: u > -1, u == -1, u <= -5, -1 != u.
+  CHECK(got(u > -1) == bv{1, 1, 1, 1});
+  CHECK(got(u == std::int64_t{-1}) == bv{0, 0, 0, 0});
+  CHECK(got(u <= -5) == bv{0, 0, 0, 0});
+  CHECK(got(-1 != u) == bv{1, 1, 1, 1});
+  // i < 2**63, i >= 2**64 - 1, i == 2**63, 2**63 < i.
+  CHECK(got(i < (std::uint64_t{1} << 63)) == bv{1, 1, 1, 1});
+  CHECK(got(i >= ~std::uint64_t{0}) == bv{0, 0, 0, 0});
+  CHECK(got(i == (std::uint64_t{1} << 63)) == bv{0, 0, 0, 0});
+  CHECK(got((std::uint64_t{1} << 63) < i) == bv{0, 0, 0, 0});
+  // u32 > np.int64(-1), u32 < -1 (an int64 scalar: exact too).
+  CHECK(got(u32 > std::int64_t{-1}) == bv{1, 1, 1});
+  CHECK(got(u32 < std::int64_t{-1}) == bv{0, 0, 0});
+  // In range: unchanged. u > 2**63, i > -1.
+  CHECK(got(u > (std::uint64_t{1} << 63)) == bv{0, 0, 0, 1});
+  CHECK(got(i > -1) == bv{0, 0, 1, 1});
+}
+
 /// Values near the places an inexact comparison goes wrong: 2^53, 2^63, 0.
 template <class T>
 std::vector<T> edge_values(std::size_t n, std::mt19937_64& g) {

@@ -58,7 +58,7 @@ TEST_CASE_TEMPLATE("step 2: a[::2] * 2 + b[1::2] into a contiguous output", PT, 
 // Streamed, the step-2 loop computes each 256-byte block from its strided
 // operands in registers and streams it (stream_range); it once gathered
 // both operands into buffers first, which ran at 0.4-0.5 of the hand loop
-// on a Zen 5 (bench/README.md). Rows of 1 KiB or more stream: the trace
+// (docs/journal/bench-2026-11b.md, "A streamed step-2 pass"). Rows of 1 KiB or more stream: the trace
 // says "strided (step 2) streaming", shorter ones take the unstreamed loop.
 // Outputs start 0, 1 and 5 elements into their buffer (ordinary stores up
 // to the first whole line); the plain expression takes stream_range's block

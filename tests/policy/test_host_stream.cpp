@@ -263,8 +263,8 @@ TEST_CASE("streaming threshold: last-level cache size from sysfs") {
   // Two caches at one level: the larger.
   CHECK(llc(make_cpu("two", {{"3", "Unified", "16M"}, {"3", "Data", "96M"}, {"2", "Unified", "1M"}})) ==
         std::size_t{96} << 20);
-  // A VM's two CPUs listed as sharing the whole host's 260 MiB L3 (the Xeon
-  // of bench/README.md): 32 MiB per CPU, so 64 MiB. A cache its CPUs could
+  // A VM's two CPUs listed as sharing the whole host's 260 MiB L3 (the Xeon VM
+  // of docs/journal/bench-2026-12.md): 32 MiB per CPU, so 64 MiB. A cache its CPUs could
   // own (16 CPUs, 32 MiB; 2 CPUs, 64 MiB) and one without a list are whole.
   constexpr std::size_t mib = std::size_t{1} << 20;
   CHECK(llc(make_cpu("vm", {{"1", "Data", "48K", "0"}, {"2", "Unified", "2048K", "0"},

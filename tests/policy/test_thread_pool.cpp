@@ -79,7 +79,7 @@ TEST_CASE("thread_pool: work is spread over the caller and the workers") {
 // Thread k of P runs the k-th of P consecutive blocks of chunks first, so
 // that a pass over data in the cores' own caches finds each block on the
 // core that last touched it (par's passes of 2^16 floats ran at 0.66-0.86
-// of host with the chunks taken from one counter, bench/README.md). With
+// of host with one shared counter: docs/journal/bench-2026-11b.md). With
 // two threads and chunks of 2 ms, the caller runs chunks 0-3 and the worker
 // 4-7 as soon as the worker joins within the caller's first 8 ms; a few
 // jobs are allowed for a worker that wakes late.

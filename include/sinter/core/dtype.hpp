@@ -16,6 +16,15 @@ template <class T>
 inline constexpr bool is_char_v =
     std::is_same_v<T, char> || std::is_same_v<T, wchar_t> || std::is_same_v<T, char8_t> ||
     std::is_same_v<T, char16_t> || std::is_same_v<T, char32_t>;
+
+/// Convert an expression value to the destination element type (the store
+/// of every backend: the host loops and the CUDA kernel body).
+template <class T, class V>
+SINTER_HD SINTER_FORCEINLINE T convert(V v) {
+  if constexpr (std::is_same_v<T, V>) return v;
+  else if constexpr (is_half_like_v<V> && !std::is_same_v<T, float>) return static_cast<T>(static_cast<float>(v));
+  else return static_cast<T>(v);
+}
 }  // namespace detail
 
 /// An element type sinter computes with: bool, a fixed-width integer, float,

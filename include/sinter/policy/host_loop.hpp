@@ -14,13 +14,7 @@
 
 namespace sinter::detail {
 
-/// Convert an expression value to the destination element type.
-template <class T, class V>
-SINTER_HD SINTER_FORCEINLINE T convert(V v) {
-  if constexpr (std::is_same_v<T, V>) return v;
-  else if constexpr (is_half_like_v<V> && !std::is_same_v<T, float>) return static_cast<T>(static_cast<float>(v));
-  else return static_cast<T>(v);
-}
+// convert<T>(v), the conversion of every store, is in core/dtype.hpp.
 
 /// SINTER_UNROLL4: unroll the (vectorised) loop that follows four times.
 /// Small passes in L1 catch up with Eigen Tensor (whose executor also

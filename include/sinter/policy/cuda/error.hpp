@@ -3,6 +3,7 @@
 /// sinter::cuda_error and the check every CUDA runtime call goes through.
 #include <string>
 
+#include "../../config.hpp"
 #include "../../core/error.hpp"
 
 #if SINTER_HAS_CUDA()

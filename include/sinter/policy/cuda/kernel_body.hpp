@@ -32,7 +32,6 @@
 
 #include "../../core/leaf.hpp"
 #include "../../core/map_node.hpp"
-#include "../host_loop.hpp"
 #include "leaf_dedup.hpp"
 
 namespace sinter::detail::cuda_detail {

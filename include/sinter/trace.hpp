@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/allocation_count.hpp"
 #include "core/pass_flags.hpp"
 #include "core/shape.hpp"
 
@@ -42,7 +43,6 @@ struct trace_state {
   std::vector<std::pair<std::size_t, trace_hook>> hooks;
   std::size_t next_id = 0;
   std::atomic<bool> active{false};
-  std::atomic<std::size_t> allocations{0};
   /// Print every pass to stderr: from `SINTER_LOG=launch` (read once, at
   /// first use), switched in code by sinter::set_log_launches.
   std::atomic<bool> log_launches{[] {
@@ -84,8 +84,6 @@ SINTER_FORCEINLINE bool trace_active() {
   return h != 0 ? h == 2 : init_trace_hint();
 }
 
-inline void note_allocation() { tracing().allocations.fetch_add(1, std::memory_order_relaxed); }
-
 inline void emit(const pass_record& r) {
   auto& s = tracing();
   if (s.log_launches.load(std::memory_order_relaxed))
@@ -104,7 +102,7 @@ inline void emit(const pass_record& r) {
 
 /// Number of array buffers sinter has allocated in this process (any policy),
 /// temporaries included.
-inline std::size_t allocation_count() { return detail::tracing().allocations.load(); }
+inline std::size_t allocation_count() { return detail::allocations_made.load(); }
 
 /// Switches the launch log in code, as `SINTER_LOG=launch` does at start-up
 /// (the variable is read only once): while on, every fused pass prints one

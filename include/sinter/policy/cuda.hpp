@@ -12,7 +12,7 @@
 #include <mutex>
 #include <string>
 
-#include "../trace.hpp"
+#include "../core/allocation_count.hpp"
 #include "backend.hpp"
 #include "cuda/error.hpp"
 #include "cuda/kernel_body.hpp"

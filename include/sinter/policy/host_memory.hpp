@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <new>
 
-#include "../trace.hpp"
+#include "../core/allocation_count.hpp"
 
 namespace sinter::detail {
 

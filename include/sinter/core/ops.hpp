@@ -6,7 +6,10 @@
 /// free functions (functions.hpp) are thin builders over these functors; the
 /// backends never know which ops exist.
 ///
-/// Categories (each a CRTP base that fixes the result type):
+/// Each functor declares its traits next to its definition (op_traits.hpp):
+/// its category, its cost class and, where it has one, its vector form in
+/// the explicit vector loop. Categories (each a CRTP base in op_traits.hpp
+/// that fixes the result type):
 ///  - arith:     result = promote_t of the operands, computed in compute_t
 ///               (half/bfloat16 compute in float). Integer overflow wraps, as
 ///               in NumPy; integer division by zero gives 0.
@@ -22,94 +25,21 @@
 #include "dtype.hpp"
 #include "math/bits.hpp"
 #include "math/functions.hpp"
+#include "op_traits.hpp"
 
 namespace sinter::detail::ops {
 
-/// An unsigned type of at least 32 bits and of T's width: integer arithmetic
-/// in it wraps instead of overflowing (no undefined behaviour, as NumPy wraps).
-template <class T>
-using wrap_t = std::conditional_t<(sizeof(T) <= 4), std::uint32_t, std::uint64_t>;
-
-template <class T>
-SINTER_HD SINTER_FORCEINLINE constexpr bool is_nan(T x) {
-  if constexpr (std::is_floating_point_v<T>) return x != x;
-  else return false;
-}
-
-template <class Op>
-struct arith {
-  template <class... V>
-  SINTER_HD SINTER_FORCEINLINE auto operator()(V... v) const {
-    using R = promote_t<V...>;
-    static_assert(!std::is_same_v<R, bool> || Op::bool_ok,
-                  "sinter: this arithmetic is not defined on bool values (NumPy rejects bool - bool too); "
-                  "use ^ or logical_xor for a difference, or cast first: sinter::cast<int>(x)");
-    using C = compute_t<R>;
-    return static_cast<R>(Op::apply(static_cast<C>(v)...));
-  }
-  static constexpr bool bool_ok = false;
-};
-
-template <class Op>
-struct floating {
-  template <class... V>
-  SINTER_HD SINTER_FORCEINLINE auto operator()(V... v) const {
-    using R = floating_t<promote_t<V...>>;
-    using C = compute_t<R>;
-    return static_cast<R>(Op::apply(static_cast<C>(v)...));
-  }
-};
-
-/// a OP b for a uint64 against a signed integer (their promote_t is double,
-/// which is inexact past 2^53): a negative value compares as below any
-/// unsigned one, others as uint64, so the result is exact (as NumPy 2).
-template <class Op, class A, class B>
-SINTER_HD SINTER_FORCEINLINE bool compare_mixed_sign(A a, B b) {
-  using U = std::uint64_t;
-  if constexpr (std::is_signed_v<A>) return Op::apply(a < A(0) ? U(0) : static_cast<U>(a), a < A(0) ? U(1) : U(b));
-  else return Op::apply(b < B(0) ? U(1) : U(a), b < B(0) ? U(0) : static_cast<U>(b));
-}
-
-template <class Op>
-struct predicate {
-  template <class... V>
-  SINTER_HD SINTER_FORCEINLINE bool operator()(V... v) const {
-    using P = promote_t<V...>;
-    if constexpr (sizeof...(V) == 2 && (std::is_integral_v<V> && ...) && !std::is_integral_v<P>) {
-      return compare_mixed_sign<Op>(v...);
-    } else {
-      using C = compute_t<P>;
-      return Op::apply(static_cast<C>(v)...);
-    }
-  }
-};
-
-template <class Op>
-struct logical {
-  template <class... V>
-  SINTER_HD SINTER_FORCEINLINE bool operator()(V... v) const {
-    return Op::apply(static_cast<bool>(v)...);
-  }
-};
-
-template <class Op>
-struct bitwise {
-  template <class... V>
-  SINTER_HD SINTER_FORCEINLINE auto operator()(V... v) const {
-    using R = promote_t<V...>;
-    static_assert(std::is_integral_v<R>,
-                  "sinter: bitwise operation on floating-point values; only integers and bool");
-    return static_cast<R>(Op::apply(static_cast<R>(v)...));
-  }
-};
-
 // ---- arithmetic ---------------------------------------------------------------
 
+// A new op: declare its traits (op_traits.hpp) and add it to the list in
+// tests/core/test_op_traits.cpp, which checks them against the passes.
 #define SINTER_OP_NAME(n) static constexpr const char* name = #n
 
 /// On bool values, logical or (as NumPy).
 struct add : arith<add> {
   SINTER_OP_NAME(add);
+  static constexpr op_cost cost = op_cost::plain;
+  static constexpr vector_form vector = vector_form::apply;
   static constexpr bool bool_ok = true;
   template <class T> SINTER_HD static T apply(T a, T b) {
     if constexpr (std::is_integral_v<T>) return static_cast<T>(wrap_t<T>(a) + wrap_t<T>(b));
@@ -118,6 +48,8 @@ struct add : arith<add> {
 };
 struct sub : arith<sub> {
   SINTER_OP_NAME(subtract);
+  static constexpr op_cost cost = op_cost::plain;
+  static constexpr vector_form vector = vector_form::apply;
   template <class T> SINTER_HD static T apply(T a, T b) {
     if constexpr (std::is_integral_v<T>) return static_cast<T>(wrap_t<T>(a) - wrap_t<T>(b));
     else return a - b;
@@ -126,6 +58,9 @@ struct sub : arith<sub> {
 /// On bool values, logical and (as NumPy).
 struct mul : arith<mul> {
   SINTER_OP_NAME(multiply);
+  static constexpr op_cost cost = op_cost::plain;
+  static constexpr vector_form vector = vector_form::apply;
+  static constexpr bool twin_pair = true;
   static constexpr bool bool_ok = true;
   template <class T> SINTER_HD static T apply(T a, T b) {
     if constexpr (std::is_integral_v<T>) return static_cast<T>(wrap_t<T>(a) * wrap_t<T>(b));
@@ -135,6 +70,7 @@ struct mul : arith<mul> {
 /// Division: for integers truncating, as C++ (x / 0 gives 0, INT_MIN / -1 wraps).
 struct div : arith<div> {
   SINTER_OP_NAME(divide);
+  static constexpr vector_form vector = vector_form::apply;
   template <class T> SINTER_HD static T apply(T a, T b) {
     if constexpr (std::is_integral_v<T>) {
       bool wrap = false;
@@ -174,6 +110,8 @@ struct fmod : arith<fmod> {
 };
 struct neg : arith<neg> {
   SINTER_OP_NAME(negative);
+  static constexpr op_cost cost = op_cost::plain;
+  static constexpr vector_form vector = vector_form::apply;
   template <class T> SINTER_HD static T apply(T a) {
     if constexpr (std::is_integral_v<T>) return static_cast<T>(wrap_t<T>(0) - wrap_t<T>(a));
     else return -a;
@@ -181,6 +119,8 @@ struct neg : arith<neg> {
 };
 struct abs : arith<abs> {
   SINTER_OP_NAME(abs);
+  static constexpr op_cost cost = op_cost::plain;
+  static constexpr vector_form vector = vector_form::clear_sign;
   static constexpr bool bool_ok = true;
   template <class T> SINTER_HD static T apply(T a) {
     if constexpr (std::is_same_v<T, bool> || std::is_unsigned_v<T>) return a;
@@ -190,6 +130,8 @@ struct abs : arith<abs> {
 };
 struct square : arith<square> {
   SINTER_OP_NAME(square);
+  static constexpr op_cost cost = op_cost::plain;
+  static constexpr vector_form vector = vector_form::apply;
   template <class T> SINTER_HD static T apply(T a) { return mul::apply(a, a); }
 };
 /// -1, 0 or 1 (NaN for NaN), as numpy.sign.
@@ -207,6 +149,7 @@ struct sign : arith<sign> {
 /// float vectors (policy/host_simd.hpp applies these functors to them).
 struct minimum : arith<minimum> {
   SINTER_OP_NAME(minimum);
+  static constexpr vector_form vector = vector_form::apply;
   static constexpr bool bool_ok = true;
   template <class T> SINTER_HD static T apply(T a, T b) {
     if constexpr (!std::is_integral_v<T>) return ((a != a) | (b != b)) ? a + b : (a < b ? a : b);
@@ -217,6 +160,7 @@ struct minimum : arith<minimum> {
 /// (maximum(0.0, -0.0) is -0.0).
 struct maximum : arith<maximum> {
   SINTER_OP_NAME(maximum);
+  static constexpr vector_form vector = vector_form::apply;
   static constexpr bool bool_ok = true;
   template <class T> SINTER_HD static T apply(T a, T b) {
     if constexpr (!std::is_integral_v<T>) return ((a != a) | (b != b)) ? a + b : (a > b ? a : b);
@@ -234,6 +178,7 @@ struct clip : arith<clip> {
 /// a * b + c (fused, one rounding, for floating types).
 struct fma : arith<fma> {
   SINTER_OP_NAME(fma);
+  static constexpr op_cost cost = op_cost::plain;
   template <class T> SINTER_HD static T apply(T a, T b, T c) {
     if constexpr (std::is_integral_v<T>) return add::apply(mul::apply(a, b), c);
     else return math::fma(a, b, c);
@@ -243,6 +188,7 @@ struct fma : arith<fma> {
 /// base is 1 or -1 (NumPy raises instead; a kernel cannot).
 struct pow : arith<pow> {
   SINTER_OP_NAME(power);
+  static constexpr op_cost cost = op_cost::maths;
   template <class T> SINTER_HD static T apply(T a, T b) {
     if constexpr (std::is_integral_v<T>) {
       if constexpr (std::is_signed_v<T>) {
@@ -285,15 +231,44 @@ SINTER_ROUNDING_OP(round, round)
     SINTER_OP_NAME(op);                                                        \
     template <class T> SINTER_HD SINTER_FORCEINLINE static T apply(T a) { return math::op(a); } \
   };
-SINTER_FLOATING_OP1(sqrt) SINTER_FLOATING_OP1(cbrt) SINTER_FLOATING_OP1(rsqrt)
-SINTER_FLOATING_OP1(exp) SINTER_FLOATING_OP1(exp2) SINTER_FLOATING_OP1(expm1)
-SINTER_FLOATING_OP1(log) SINTER_FLOATING_OP1(log2) SINTER_FLOATING_OP1(log10)
-SINTER_FLOATING_OP1(log1p) SINTER_FLOATING_OP1(sin) SINTER_FLOATING_OP1(cos)
-SINTER_FLOATING_OP1(tan) SINTER_FLOATING_OP1(asin) SINTER_FLOATING_OP1(acos)
-SINTER_FLOATING_OP1(atan) SINTER_FLOATING_OP1(sinh) SINTER_FLOATING_OP1(cosh)
-SINTER_FLOATING_OP1(tanh) SINTER_FLOATING_OP1(asinh) SINTER_FLOATING_OP1(acosh)
-SINTER_FLOATING_OP1(atanh) SINTER_FLOATING_OP1(erf) SINTER_FLOATING_OP1(erfc)
+SINTER_FLOATING_OP1(cbrt) SINTER_FLOATING_OP1(rsqrt) SINTER_FLOATING_OP1(sin) SINTER_FLOATING_OP1(cos)
+SINTER_FLOATING_OP1(tan) SINTER_FLOATING_OP1(asin) SINTER_FLOATING_OP1(acos) SINTER_FLOATING_OP1(atan)
 #undef SINTER_FLOATING_OP1
+
+struct sqrt : floating<sqrt> {
+  SINTER_OP_NAME(sqrt);
+  static constexpr vector_form vector = vector_form::sqrt_instruction;
+  template <class T> SINTER_HD SINTER_FORCEINLINE static T apply(T a) { return math::sqrt(a); }
+};
+
+/// The maths functions whose vector form is a lane kernel of core/math, one
+/// row each: X(op, float kernel, float lanes, double kernel, pairs). Float
+/// runs its kernel on float vectors (f32) or on each half of the vector
+/// widened to doubles (f64); `pairs` where the kernels also run on pairs of
+/// vectors on AVX-512 (none of their sums adds two products), else
+/// `single`. policy/host_simd.hpp expands the rows into its vector forms.
+#define SINTER_DETAIL_LANE_KERNEL_OPS(X)                                              \
+  X(exp, exp_f, f32, exp_d, pairs) X(tanh, tanh_f, f32, tanh_d, pairs)                 \
+  X(exp2, exp2_d, f64, exp2_d, single) X(expm1, expm1_d, f64, expm1_d, single)         \
+  X(log, log_fd, f64, log_d, single) X(log2, log2_fd, f64, log2_d, single)             \
+  X(log10, log10_fd, f64, log10_d, single) X(log1p, log1p_d, f64, log1p_d, single)     \
+  X(sinh, sinh_d, f64, sinh_d, single) X(cosh, cosh_d, f64, cosh_d, single)            \
+  X(asinh, asinh_d, f64, asinh_d, single) X(acosh, acosh_d, f64, acosh_d, single)      \
+  X(atanh, atanh_d, f64, atanh_d, single) X(erf, erf_fd, f64, erf_d, single)           \
+  X(erfc, erfc_fd, f64, erfc_d, single)
+#define SINTER_DETAIL_PAIRS_pairs true
+#define SINTER_DETAIL_PAIRS_single false
+#define SINTER_DETAIL_LANE_KERNEL_OP(op, fk, fl, dk, pairs)                                           \
+  struct op : floating<op> {                                                                          \
+    SINTER_OP_NAME(op);                                                                               \
+    static constexpr vector_form vector = vector_form::lane_kernel;                                   \
+    static constexpr bool vector_pairs = SINTER_DETAIL_PAIRS_##pairs;                                 \
+    template <class T> SINTER_HD SINTER_FORCEINLINE static T apply(T a) { return math::op(a); }       \
+  };
+SINTER_DETAIL_LANE_KERNEL_OPS(SINTER_DETAIL_LANE_KERNEL_OP)
+#undef SINTER_DETAIL_LANE_KERNEL_OP
+#undef SINTER_DETAIL_PAIRS_pairs
+#undef SINTER_DETAIL_PAIRS_single
 
 struct atan2 : floating<atan2> {
   SINTER_OP_NAME(arctan2);
@@ -402,6 +377,7 @@ struct shr : bitwise<shr> {
 /// where(c, a, b): a where c is true, else b; result promote_t<A, B>.
 struct where {
   SINTER_OP_NAME(where);
+  static constexpr op_category category = op_category::select;
   template <class C, class A, class B>
   SINTER_HD SINTER_FORCEINLINE promote_t<A, B> operator()(C c, A a, B b) const {
     using R = promote_t<A, B>;
@@ -413,6 +389,7 @@ struct where {
 template <class T>
 struct cast_to {
   SINTER_OP_NAME(cast);
+  static constexpr op_category category = op_category::cast;
   template <class V>
   SINTER_HD SINTER_FORCEINLINE T operator()(V v) const {
     if constexpr (is_half_like_v<V> && !std::is_same_v<T, V>) return static_cast<T>(static_cast<float>(v));

@@ -45,10 +45,10 @@
 
 namespace sinter::detail {
 
-/// Whether a functor is worth computing once: the maths functions (ops
-/// deriving from floating<F>: sqrt, exp, log, erf, tanh, trig...) and pow.
+/// Whether a functor is worth computing once: its cost class is maths
+/// (op_traits.hpp: sqrt, exp, log, erf, tanh, trig..., and pow).
 template <class F>
-inline constexpr bool costly_fn_v = std::is_base_of_v<ops::floating<F>, F> || std::is_same_v<F, ops::pow>;
+inline constexpr bool costly_fn_v = op_traits<F>::cost == op_cost::maths;
 
 /// How many times node type X occurs in the tree of node type N.
 template <class X, class N>

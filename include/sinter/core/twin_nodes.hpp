@@ -36,9 +36,11 @@
 
 namespace sinter::detail {
 
-/// The functor of a merged twin pair: f(x, x) from the pair's binary f.
+/// The functor of a merged twin pair: f(x, x) from the pair's binary f
+/// (its cost is f's: op_traits.hpp).
 template <class F>
 struct twin_fn {
+  static constexpr op_cost cost = op_traits<F>::cost;
   F f;
   template <class V>
   SINTER_HD SINTER_FORCEINLINE auto operator()(V v) const {
@@ -61,11 +63,12 @@ struct twin_traits {
   static constexpr bool any = false;
 };
 
-/// Whether map_node<F, A...> is a twin pair.
+/// Whether map_node<F, A...> is a twin pair: F's traits say so (multiply)
+/// and its two children are of one map-node type.
 template <class F, class... A>
 struct is_twin_pair : std::false_type {};
-template <class X>
-struct is_twin_pair<ops::mul, X, X> : is_map_node<X> {};
+template <class F, class X>
+struct is_twin_pair<F, X, X> : std::bool_constant<op_traits<F>::twin_pair && is_map_node<X>::value> {};
 
 template <class F, class... A>
 struct twin_traits<map_node<F, A...>> {

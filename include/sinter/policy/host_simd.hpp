@@ -38,11 +38,12 @@
 ///
 /// It applies only where every node has a vector form: memory leaves of
 /// float or double read contiguously, scalars of any arithmetic type
-/// converted as the functor converts them, and add, subtract, multiply,
-/// divide, negative, abs, square, minimum, maximum, and the functions
-/// above, each with every operand of the result's type; and only where the tree calls
-/// one of those functions or sqrt (elsewhere GCC's loop has no call and is
-/// as fast). Every other pass keeps the scalar loop.
+/// converted as the functor converts them, and the ops whose traits declare
+/// a vector form (core/op_traits.hpp: add, subtract, multiply, divide,
+/// negative, abs, square, minimum, maximum, sqrt and the lane-kernel rows of
+/// core/ops.hpp), each with every operand of the result's type; and only
+/// where the tree calls sqrt or a lane kernel (elsewhere GCC's loop has no
+/// call and is as fast). Every other pass keeps the scalar loop.
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -173,17 +174,21 @@ struct pair {
 /// kernels_f64.hpp's lane_avx512_d2).
 inline constexpr bool pair_steps = vector_bytes == 64;
 
-/// The vector form of a functor on operands of type T: `ok`, and `apply` on
-/// vectors, giving the scalar functor's bits on every lane. `call` says
-/// whether the scalar loop calls a vector variant for it (what the explicit
-/// loop is for); `pairs` whether it runs on pairs (apply2: its own
-/// `apply_pair`, else `apply` on each vector of the pair).
-template <class F, class T>
-struct op {
+/// The vector form of a functor F on operands of type T, as its traits
+/// declare it (core/op_traits.hpp): `ok`, and `apply` on vectors, giving the
+/// scalar functor's bits on every lane. `call` says whether the scalar loop
+/// calls a vector variant for it (what the explicit loop is for); `pairs`
+/// whether it runs on pairs (apply2: its own `apply_pair`, else `apply` on
+/// each vector of the pair). Form none, and a lane kernel that has no lanes
+/// in this build: no vector form.
+template <class F, class T, vector_form Form = op_traits<F>::vector>
+struct op_form {
   static constexpr bool ok = false;
   static constexpr bool call = false;
   static constexpr bool pairs = false;
 };
+template <class F, class T>
+struct op : op_form<F, T> {};
 
 /// F on pairs of vectors.
 template <class F, class T, class... P>
@@ -192,35 +197,25 @@ SINTER_FORCEINLINE pair<T> apply2(P... p) {
   else return {op<F, T>::apply(p.a...), op<F, T>::apply(p.b...)};
 }
 
-/// The op table's own `apply`, on vectors: these are written with operators
-/// (and, for minimum and maximum, a select) that GCC's vectors have too.
-#define SINTER_DETAIL_SIMD_OP(F)                                        \
-  template <class T>                                                    \
-  struct op<ops::F, T> {                                                \
-    static constexpr bool ok = true;                                    \
-    static constexpr bool call = false;                                 \
-    static constexpr bool pairs = true;                                 \
-    template <class... V>                                               \
-    static SINTER_FORCEINLINE vec<T> apply(V... v) {                    \
-      return ops::F::apply(v...);                                       \
-    }                                                                   \
-  };
-SINTER_DETAIL_SIMD_OP(add)
-SINTER_DETAIL_SIMD_OP(sub)
-SINTER_DETAIL_SIMD_OP(mul)
-SINTER_DETAIL_SIMD_OP(div)
-SINTER_DETAIL_SIMD_OP(neg)
-SINTER_DETAIL_SIMD_OP(square)
-SINTER_DETAIL_SIMD_OP(minimum)
-SINTER_DETAIL_SIMD_OP(maximum)
-#undef SINTER_DETAIL_SIMD_OP
-
-/// abs clears the sign bit, as ops::abs does.
-template <class T>
-struct op<ops::abs, T> {
+/// The op table's own `apply`, on vectors: written with operators (and, for
+/// minimum and maximum, a select) that GCC's vectors have too.
+template <class F, class T>
+struct op_form<F, T, vector_form::apply> {
   static constexpr bool ok = true;
   static constexpr bool call = false;
-  static constexpr bool pairs = true;
+  static constexpr bool pairs = op_traits<F>::vector_pairs;
+  template <class... V>
+  static SINTER_FORCEINLINE vec<T> apply(V... v) {
+    return F::apply(v...);
+  }
+};
+
+/// abs clears the sign bit, as ops::abs does.
+template <class F, class T>
+struct op_form<F, T, vector_form::clear_sign> {
+  static constexpr bool ok = true;
+  static constexpr bool call = false;
+  static constexpr bool pairs = op_traits<F>::vector_pairs;
   using bits_t = math::uint_of_t<T>;
   using ivec = vec<bits_t>;
   static SINTER_FORCEINLINE vec<T> apply(vec<T> a) {
@@ -229,11 +224,11 @@ struct op<ops::abs, T> {
 };
 
 /// sqrt: the correctly rounded instruction, as the scalar sqrt.
-template <class T>
-struct op<ops::sqrt, T> {
+template <class F, class T>
+struct op_form<F, T, vector_form::sqrt_instruction> {
   static constexpr bool ok = true;
   static constexpr bool call = true;
-  static constexpr bool pairs = true;
+  static constexpr bool pairs = op_traits<F>::vector_pairs;
   static SINTER_FORCEINLINE vec<T> apply(vec<T> a) {
 #if defined(__AVX512F__)
     // The masked forms with every lane on (GCC 12's unmasked ones read an
@@ -282,10 +277,23 @@ struct op<ops::sqrt, T> {
 #define SINTER_DETAIL_SIMD_OP_PAIR(F, T, one, two, kernel) SINTER_DETAIL_SIMD_OP_KERNEL(F, T, one::kernel(a))
 #endif
 
-/// exp and tanh of float: the lane kernels of exp_f32.inl (every product
-/// that may fuse is an explicit fma), on pairs too.
-SINTER_DETAIL_SIMD_OP_PAIR(exp, float, lanes_f, lane_avx512_f2, exp_f)
-SINTER_DETAIL_SIMD_OP_PAIR(tanh, float, lanes_f, lane_avx512_f2, tanh_f)
+/// The lane kernels, from the rows of the op table
+/// (SINTER_DETAIL_LANE_KERNEL_OPS, core/ops.hpp): X(op, float kernel, float
+/// lanes, double kernel, pairs). A row's `pairs` or `single` picks the
+/// macro above or the one-vector form.
+#define SINTER_DETAIL_SIMD_OP_pairs SINTER_DETAIL_SIMD_OP_PAIR
+#define SINTER_DETAIL_SIMD_OP_single(F, T, one, two, kernel) SINTER_DETAIL_SIMD_OP_KERNEL(F, T, one::kernel(a))
+
+/// Float's own kernels (f32 rows: exp and tanh, exp_f32.inl, every product
+/// that may fuse an explicit fma), on pairs too.
+#define SINTER_DETAIL_SIMD_F32_ROW_f32(F, kernel, pairs) \
+  SINTER_DETAIL_SIMD_OP_##pairs(F, float, lanes_f, lane_avx512_f2, kernel)
+#define SINTER_DETAIL_SIMD_F32_ROW_f64(F, kernel, pairs)
+#define SINTER_DETAIL_SIMD_F32_ROW(F, fk, fl, dk, pairs) SINTER_DETAIL_SIMD_F32_ROW_##fl(F, fk, pairs)
+SINTER_DETAIL_LANE_KERNEL_OPS(SINTER_DETAIL_SIMD_F32_ROW)
+#undef SINTER_DETAIL_SIMD_F32_ROW
+#undef SINTER_DETAIL_SIMD_F32_ROW_f64
+#undef SINTER_DETAIL_SIMD_F32_ROW_f32
 
 #if SINTER_DETAIL_LANE_AVX512_D || SINTER_DETAIL_LANE_AVX2_D
 #if SINTER_DETAIL_LANE_AVX512_D
@@ -298,25 +306,12 @@ namespace lanes_d = math::impl::lane_avx2_d;
 /// double function of exp_log.hpp and erf/erfc). Not calls in the scalar
 /// loop (GCC inlines the double kernels and vectorises them), but a third
 /// more instructions there (kernels_f64.hpp).
-/// exp and tanh run on pairs too (lane_avx512_d2): no sum of two products
-/// in their kernels.
-SINTER_DETAIL_SIMD_OP_PAIR(exp, double, lanes_d, lane_avx512_d2, exp_d)
-SINTER_DETAIL_SIMD_OP_PAIR(tanh, double, lanes_d, lane_avx512_d2, tanh_d)
-#define SINTER_DETAIL_SIMD_OP_F64(F, kernel) SINTER_DETAIL_SIMD_OP_KERNEL(F, double, lanes_d::kernel(a))
-SINTER_DETAIL_SIMD_OP_F64(exp2, exp2_d)
-SINTER_DETAIL_SIMD_OP_F64(expm1, expm1_d)
-SINTER_DETAIL_SIMD_OP_F64(log, log_d)
-SINTER_DETAIL_SIMD_OP_F64(log2, log2_d)
-SINTER_DETAIL_SIMD_OP_F64(log10, log10_d)
-SINTER_DETAIL_SIMD_OP_F64(log1p, log1p_d)
-SINTER_DETAIL_SIMD_OP_F64(sinh, sinh_d)
-SINTER_DETAIL_SIMD_OP_F64(cosh, cosh_d)
-SINTER_DETAIL_SIMD_OP_F64(asinh, asinh_d)
-SINTER_DETAIL_SIMD_OP_F64(acosh, acosh_d)
-SINTER_DETAIL_SIMD_OP_F64(atanh, atanh_d)
-SINTER_DETAIL_SIMD_OP_F64(erf, erf_d)
-SINTER_DETAIL_SIMD_OP_F64(erfc, erfc_d)
-#undef SINTER_DETAIL_SIMD_OP_F64
+/// The `pairs` rows (exp and tanh) run on pairs too (lane_avx512_d2): no
+/// sum of two products in their kernels.
+#define SINTER_DETAIL_SIMD_F64_ROW(F, fk, fl, dk, pairs) \
+  SINTER_DETAIL_SIMD_OP_##pairs(F, double, lanes_d, lane_avx512_d2, dk)
+SINTER_DETAIL_LANE_KERNEL_OPS(SINTER_DETAIL_SIMD_F64_ROW)
+#undef SINTER_DETAIL_SIMD_F64_ROW
 
 /// A float function that computes in double and rounds once, on a float
 /// vector: each half widened to a double vector (exactly), the double lane
@@ -361,24 +356,24 @@ SINTER_FORCEINLINE vec<float> join_f32(__m256d lo, __m256d hi) {
 /// and float's own kernels of log_erf_f32.inl (log, log2, log10, erf,
 /// erfc). Same bits as the scalar functions, which GCC vectorises with the
 /// double kernel's masks read from sign bits (kernels_f64.hpp).
-#define SINTER_DETAIL_SIMD_OP_F32_VIA_F64(F, kernel) \
+/// (the f64 rows; a widened row runs on one vector at a time: `single`).
+#define SINTER_DETAIL_SIMD_WIDE_ROW_f32(F, kernel, pairs)
+#define SINTER_DETAIL_SIMD_WIDE_ROW_f64(F, kernel, pairs)                            \
+  static_assert(!SINTER_DETAIL_SIMD_PAIRS_##pairs, "sinter: a widened float kernel pairs"); \
   SINTER_DETAIL_SIMD_OP_KERNEL(F, float, SINTER_DETAIL_SIMD_F32_VIA_F64(kernel, a))
-SINTER_DETAIL_SIMD_OP_F32_VIA_F64(exp2, exp2_d)
-SINTER_DETAIL_SIMD_OP_F32_VIA_F64(expm1, expm1_d)
-SINTER_DETAIL_SIMD_OP_F32_VIA_F64(log, log_fd)
-SINTER_DETAIL_SIMD_OP_F32_VIA_F64(log2, log2_fd)
-SINTER_DETAIL_SIMD_OP_F32_VIA_F64(log10, log10_fd)
-SINTER_DETAIL_SIMD_OP_F32_VIA_F64(log1p, log1p_d)
-SINTER_DETAIL_SIMD_OP_F32_VIA_F64(sinh, sinh_d)
-SINTER_DETAIL_SIMD_OP_F32_VIA_F64(cosh, cosh_d)
-SINTER_DETAIL_SIMD_OP_F32_VIA_F64(asinh, asinh_d)
-SINTER_DETAIL_SIMD_OP_F32_VIA_F64(acosh, acosh_d)
-SINTER_DETAIL_SIMD_OP_F32_VIA_F64(atanh, atanh_d)
-SINTER_DETAIL_SIMD_OP_F32_VIA_F64(erf, erf_fd)
-SINTER_DETAIL_SIMD_OP_F32_VIA_F64(erfc, erfc_fd)
-#undef SINTER_DETAIL_SIMD_OP_F32_VIA_F64
+#define SINTER_DETAIL_SIMD_PAIRS_pairs true
+#define SINTER_DETAIL_SIMD_PAIRS_single false
+#define SINTER_DETAIL_SIMD_WIDE_ROW(F, fk, fl, dk, pairs) SINTER_DETAIL_SIMD_WIDE_ROW_##fl(F, fk, pairs)
+SINTER_DETAIL_LANE_KERNEL_OPS(SINTER_DETAIL_SIMD_WIDE_ROW)
+#undef SINTER_DETAIL_SIMD_WIDE_ROW
+#undef SINTER_DETAIL_SIMD_PAIRS_single
+#undef SINTER_DETAIL_SIMD_PAIRS_pairs
+#undef SINTER_DETAIL_SIMD_WIDE_ROW_f64
+#undef SINTER_DETAIL_SIMD_WIDE_ROW_f32
 #undef SINTER_DETAIL_SIMD_F32_VIA_F64
 #endif
+#undef SINTER_DETAIL_SIMD_OP_single
+#undef SINTER_DETAIL_SIMD_OP_pairs
 #undef SINTER_DETAIL_SIMD_OP_PAIR
 #undef SINTER_DETAIL_SIMD_OP_KERNEL
 

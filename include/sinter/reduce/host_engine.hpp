@@ -230,18 +230,13 @@ template <class A, class C>
 inline constexpr bool vec_rest_v = false;
 #endif
 /// Whether a contiguous cursor computes its elements with plain arithmetic
-/// only (loads, scalars, + - * negation, abs, square, fma), which GCC
+/// only (loads, scalars, and ops of cost class plain, op_traits.hpp: + - *
+/// negation, abs, square, fma, and a merged twin pair of them), which GCC
 /// vectorises when vec_fold gathers W of them into one vector. With a
 /// maths function (exp, tanh...) it would not: its SIMD clones serve
 /// loops, not straight-line code, so every element would be a scalar call.
 template <class F>
-inline constexpr bool plain_fn_v = std::is_same_v<F, ops::add> || std::is_same_v<F, ops::sub> ||
-                                   std::is_same_v<F, ops::mul> || std::is_same_v<F, ops::neg> ||
-                                   std::is_same_v<F, ops::abs> || std::is_same_v<F, ops::square> ||
-                                   std::is_same_v<F, ops::fma>;
-/// A merged twin pair, f(x, x) (core/twin_nodes.hpp: (a - b) * (a - b)).
-template <class F>
-inline constexpr bool plain_fn_v<twin_fn<F>> = plain_fn_v<F>;
+inline constexpr bool plain_fn_v = op_traits<F>::cost == op_cost::plain;
 template <class C>
 inline constexpr bool plain_cursor_v = false;
 template <class U>

@@ -12,6 +12,7 @@
 
 #include "describe.hpp"
 #include "expression.hpp"
+#include "policy/device_hooks.hpp"
 #include "trace.hpp"
 
 namespace sinter::detail {
@@ -266,21 +267,6 @@ template <class P, class T, std::size_t R, class Node>
 void run_pass(const P& pol, const memory_leaf<T, R>& out, const Node& node) {
   run_bound_pass(pol, out, node, node.bind(out.shape));
 }
-
-/// A raw buffer of the policy's memory, freed on scope exit.
-template <class T, class P>
-struct scratch {
-  const P& pol;
-  T* ptr;
-  std::size_t bytes;
-  scratch(const P& p, index_t n)
-      : pol(p), ptr(nullptr), bytes(static_cast<std::size_t>(n) * sizeof(T)) {
-    ptr = static_cast<T*>(backend<P>::allocate(pol, bytes));
-  }
-  scratch(const scratch&) = delete;
-  scratch& operator=(const scratch&) = delete;
-  ~scratch() { backend<P>::deallocate(pol, ptr, bytes); }
-};
 
 /// The general path of assign: `bound` is e's node bound to out's shape. If
 /// it reads the output's memory through a different index mapping, it is

@@ -7,10 +7,10 @@
 /// Everything is built on one primitive, `detail::format_fetched(shape,
 /// fetch)`, where `fetch(idx)` returns the element at a multi-index and is
 /// called only for the elements shown (at most 2 * edgeitems per long axis
-/// when summarising). A device backend prints by supplying a fetch that
-/// copies just those elements (or by gathering them itself and calling
-/// `detail::format_gathered`), in its specialisation of
-/// `detail::device_printer<P>` (cuda: policy/cuda/print.hpp).
+/// when summarising). Device memory is printed whole after one transfer to
+/// the host when nothing is summarised; else only the shown elements are
+/// copied, by the device's specialisation of `detail::device_gather<P>`
+/// (policy/device_hooks.hpp; cuda: policy/cuda/print.hpp).
 #include <cstddef>
 #include <memory>
 #include <mutex>
@@ -26,6 +26,8 @@
 #include "io/layout.hpp"
 #include "io/number_format.hpp"
 #include "policy/backend.hpp"
+#include "policy/cuda/print.hpp"
+#include "policy/device_hooks.hpp"
 #include "transfer.hpp"
 #include "view.hpp"
 
@@ -105,34 +107,55 @@ std::string format_fetched(const extents<R>& shape, Fetch&& fetch, const print_o
   return format_gathered<T, R>(grid, std::span<const T>(values.get(), n), o);
 }
 
-/// How memory the CPU cannot read is printed, specialised by each device
-/// policy: `format(pol, ptr, shape, strides, options)` fetches what is shown.
-template <class P>
-struct device_printer {
-  template <class T, std::size_t R>
-  static std::string format(const P&, const T*, const extents<R>&, const extents<R>&, const print_options&) {
-    static_assert(always_false_v<P, T>,
-                  "sinter: no printer for this device policy; copy to the host with sinter::to<sinter::host>(x)");
-    return {};
-  }
-};
+/// Format strided memory the CPU reads.
+template <class T, std::size_t R>
+std::string format_host_memory(const T* ptr, const extents<R>& shape, const extents<R>& strides,
+                               const print_options& o) {
+  return format_fetched<T, R>(
+      shape,
+      [&](const extents<R>& idx) {
+        index_t off = 0;
+        for (std::size_t d = 0; d != R; ++d) off += idx[d] * strides[d];
+        return ptr[off];
+      },
+      o);
+}
 
-/// Format strided memory of policy P (device memory through device_printer<P>).
+/// Format strided memory of a device policy P: printed whole, one transfer
+/// (a device pass first if strided); summarised, only the shown elements
+/// cross to the host (device_gather<P>, one synchronisation).
+template <class T, std::size_t R, class P>
+std::string format_device_memory(const T* ptr, const extents<R>& shape, const extents<R>& strides, const P& pol,
+                                 const print_options& o) {
+  check_print_options(o);
+  if (shape_size(shape) <= o.threshold) {
+    const auto h = to<host>(view<const T, R, P>(ptr, shape, strides, pol));
+    return format_host_memory<T, R>(h.data(), h.shape(), h.strides(), o);
+  }
+  const print_grid<R> grid = make_print_grid(shape, o.threshold, o.edgeitems);
+  std::vector<index_t> offsets;
+  offsets.reserve(static_cast<std::size_t>(grid.size()));
+  grid.for_each_index([&](const extents<R>& idx) {
+    index_t off = 0;
+    for (std::size_t d = 0; d != R; ++d) off += idx[d] * strides[d];
+    offsets.push_back(off);
+  });
+  // Not std::vector: vector<bool> has no contiguous storage to copy into.
+  const std::size_t n = offsets.size();
+  const auto values = std::make_unique<T[]>(n);
+  device_gather<P>::gather(pol, ptr, std::span<const index_t>(offsets), values.get());
+  return format_gathered<T, R>(grid, std::span<const T>(values.get(), n), o);
+}
+
+/// Format strided memory of policy P (device memory through device_gather<P>).
 template <class T, std::size_t R, class P>
 std::string format_memory(const T* ptr, const extents<R>& shape, const extents<R>& strides, const P& pol,
                           const print_options& o) {
   if constexpr (!backend<P>::host_accessible) {
-    return device_printer<P>::format(pol, ptr, shape, strides, o);
+    return format_device_memory<T, R, P>(ptr, shape, strides, pol, o);
   } else {
     (void)pol;
-    return format_fetched<T, R>(
-        shape,
-        [&](const extents<R>& idx) {
-          index_t off = 0;
-          for (std::size_t d = 0; d != R; ++d) off += idx[d] * strides[d];
-          return ptr[off];
-        },
-        o);
+    return format_host_memory<T, R>(ptr, shape, strides, o);
   }
 }
 
@@ -182,6 +205,3 @@ std::ostream& operator<<(std::ostream& os, const expr<N, P, K>& e) {
 }
 
 }  // namespace sinter
-
-// Device printers (they need the CUDA runtime only in .cu files).
-#include "policy/cuda/print.hpp"

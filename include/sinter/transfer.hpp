@@ -8,7 +8,8 @@
 /// destination's backend (reading the source in place; any expression, any
 /// strides, with broadcasting and the usual aliasing check). A device backend
 /// adds its own spaces by specialising detail::memory_space<P> and
-/// detail::transfer<From, To> (policy/cuda/transfer.hpp does, for cuda).
+/// detail::transfer<From, To>, declared in policy/device_hooks.hpp
+/// (policy/cuda/transfer.hpp does, for cuda).
 /// A transfer gets both policy values: the destination's, and the source's
 /// (an array's or view's own; for an expression, detail::expr_policy<P>).
 #include <concepts>
@@ -20,6 +21,8 @@
 #include "array.hpp"
 #include "evaluate.hpp"
 #include "expression.hpp"
+#include "policy/cuda/transfer.hpp"
+#include "policy/device_hooks.hpp"
 #include "policy/host.hpp"
 #include "policy/par.hpp"
 #include "view.hpp"
@@ -27,33 +30,8 @@
 namespace sinter {
 namespace detail {
 
-/// Host memory: what host and par allocate, what the CPU dereferences.
-struct host_space {};
-
-/// The memory space a policy's data lives in. Specialised by each policy whose
-/// memory the others cannot read directly (cuda).
-template <class P>
-struct memory_space {
-  using type = P;
-};
 template <> struct memory_space<host> { using type = host_space; };
 template <> struct memory_space<par> { using type = host_space; };
-
-template <class P>
-using memory_space_t = typename memory_space<P>::type;
-
-template <class...> inline constexpr bool always_false_v = false;
-
-/// The policy value an expression of policy P runs with when it is the source
-/// of a transfer (an expression carries only its policy type). Default: P{};
-/// a device policy may look at the expression (cuda: the device of its memory).
-template <class P>
-struct expr_policy {
-  template <class E>
-  static P get(const E&) {
-    return P{};
-  }
-};
 
 /// The policy value of a transfer's source: an array's or view's own
 /// (device, stream), else expr_policy<P> of its expression `e`.
@@ -64,16 +42,27 @@ auto source_policy(const X& x, const E& e) {
   else return expr_policy<PS>::get(e);
 }
 
-/// Copy `src` (an expression of the From space, of policy value `spol`) into
-/// `out` (memory of policy value `pol`, in the To space). Primary template:
-/// no such transfer is known.
-template <class From, class To>
-struct transfer {
-  template <class PD, class T, std::size_t R, class E, class PS>
-  static void copy(const PD&, const memory_leaf<T, R>&, const E&, const PS&) {
-    static_assert(always_false_v<From, To>,
-                  "sinter::copy: no transfer between these memory spaces; include the device "
-                  "policy's header");
+/// The passes a transfer runs (the `passes` of transfer<From, To>::copy,
+/// policy/device_hooks.hpp): a device's transfers reach assign through it.
+struct transfer_passes {
+  /// `out = e` by a pass of policy `pol`.
+  template <class P, class T, std::size_t R, class E>
+  void run(const P& pol, const memory_leaf<T, R>& out, const E& e) const {
+    assign(pol, out, e, "sinter::copy");
+  }
+  /// `out = e` where e's memory is readable by pol (one memory space, another
+  /// policy value): e is re-labelled policy-neutral.
+  template <class P, class T, std::size_t R, class E>
+  void run_in_place(const P& pol, const memory_leaf<T, R>& out, const E& e) const {
+    using X = expr<typename E::node_type, any_policy, E::keep_count()>;
+    assign(pol, out, X(e.node(), e.keep()), "sinter::copy");
+  }
+  /// `out = staged` by a pass of policy `pol`, where `staged` is a contiguous
+  /// buffer of `shape` in pol's memory (converting and broadcasting).
+  template <class P, class T, std::size_t R, class U, std::size_t RE>
+  void run_dense(const P& pol, const memory_leaf<T, R>& out, const U* staged, const extents<RE>& shape) const {
+    using leaf = memory_leaf<const U, RE>;
+    assign(pol, out, expr<leaf, P, 0>(leaf{staged, shape, row_major_strides(shape)}), "sinter::copy");
   }
 };
 
@@ -81,10 +70,8 @@ struct transfer {
 template <class Space>
 struct same_space_transfer {
   template <class PD, class T, std::size_t R, class E, class PS>
-  static void copy(const PD& pol, const memory_leaf<T, R>& out, const E& src, const PS&) {
-    // Re-label the source as policy-neutral: its memory is readable by pol.
-    using X = expr<typename E::node_type, any_policy, E::keep_count()>;
-    assign(pol, out, X(src.node(), src.keep()), "sinter::copy");
+  static void copy(const PD& pol, const memory_leaf<T, R>& out, const E& src, const PS&, const transfer_passes& passes) {
+    passes.run_in_place(pol, out, src);
   }
 };
 template <class Space> struct transfer<Space, Space> : same_space_transfer<Space> {};
@@ -100,7 +87,7 @@ void copy_into(const PD& pol, const memory_leaf<T, R>& out, const E& src, const 
     assign(pol, out, src, "sinter::copy");
   } else {
     static_assert(std::is_same_v<EP, PS>, "sinter::copy: source policy value of the wrong type");
-    transfer<memory_space_t<PS>, memory_space_t<PD>>::copy(pol, out, src, spol);
+    transfer<memory_space_t<PS>, memory_space_t<PD>>::copy(pol, out, src, spol, transfer_passes{});
   }
 }
 
@@ -138,6 +125,3 @@ auto to(X&& x, P pol = {}) {
 }
 
 }  // namespace sinter
-
-// Device spaces (their transfers need the CUDA runtime only in .cu files).
-#include "policy/cuda/transfer.hpp"

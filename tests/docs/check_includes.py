@@ -24,7 +24,7 @@ LAYERS = [
     ("config", ["config.hpp"], []),
     ("core", ["core/*"], ["config"]),
     ("io", ["io/*"], ["config", "core"]),
-    ("contract", ["policy/backend.hpp", "policy/device_hooks.hpp"], ["config", "core"]),
+    ("contract", ["policy/backend.hpp", "policy/device_hooks.hpp", "policy/host_memory.hpp"], ["config", "core"]),
     ("cuda", ["policy/cuda.hpp", "policy/cuda/*"], ["config", "core", "contract"]),
     ("host", ["policy/*"], ["config", "core", "contract"]),
     ("reduce", ["reduce/*"], ["config", "core", "contract", "host", "cuda"]),

@@ -2,7 +2,8 @@
 /// \file transfer.hpp
 /// Transfers between host memory and CUDA device memory, and between CUDA
 /// devices: the cuda specialisations of detail::memory_space,
-/// detail::expr_policy and detail::transfer (see sinter/transfer.hpp).
+/// detail::expr_policy and detail::transfer (policy/device_hooks.hpp; used by
+/// sinter/transfer.hpp, whose transfer_passes runs the passes below).
 ///
 /// Every transfer is at most three steps, whatever the strides, broadcasting
 /// or element types on either side:
@@ -27,8 +28,11 @@
 #include <string>
 #include <type_traits>
 
-#include "../../transfer.hpp"
+#include "../../core/leaf.hpp"
+#include "../../core/map_node.hpp"
+#include "../../core/shape.hpp"
 #include "../cuda.hpp"
+#include "../device_hooks.hpp"
 
 namespace sinter::detail {
 
@@ -149,33 +153,25 @@ memory_leaf<U, R> dense_leaf(U* p, const extents<R>& shape) {
   return {p, shape, row_major_strides(shape)};
 }
 
-/// `out = staged` by a pass of policy `pol`, where `staged` is a contiguous
-/// buffer of `shape` in pol's memory (converting and broadcasting).
-template <class PD, class T, std::size_t R, class U, std::size_t RE>
-void finish_pass(const PD& pol, const memory_leaf<T, R>& out, const U* staged, const extents<RE>& shape) {
-  using leaf = memory_leaf<const U, RE>;
-  assign(pol, out, expr<leaf, PD, 0>(leaf{staged, shape, row_major_strides(shape)}), "sinter::copy");
-}
-
 }  // namespace cuda_detail
 
 /// Host memory → a CUDA device, queued on the destination's stream.
 template <>
 struct transfer<host_space, cuda_space> {
-  template <class T, std::size_t R, class E, class PS>
-  static void copy(const cuda& dst, const memory_leaf<T, R>& out, const E& src, const PS& spol) {
+  template <class T, std::size_t R, class E, class PS, class Passes>
+  static void copy(const cuda& dst, const memory_leaf<T, R>& out, const E& src, const PS& spol,
+                   const Passes& passes) {
     using U = typename E::value_type;
     cuda_detail::check_copy_shapes(src.shape(), out.shape);
     const index_t n = src.size();
     if (n == 0 || shape_size(out.shape) == 0) return;
     const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(U);
     // 1. the source as contiguous host memory (a host pass of its own policy if needed)
-    const host hp{};
-    std::optional<scratch<U, host>> staged_host;
+    std::optional<host_scratch<U>> staged_host;
     const U* from = cuda_detail::contiguous_source(src);
     if (!from) {
-      staged_host.emplace(hp, n);
-      assign(spol, cuda_detail::dense_leaf(staged_host->ptr, src.shape()), src, "sinter::copy");
+      staged_host.emplace(n);
+      passes.run(spol, cuda_detail::dense_leaf(staged_host->ptr, src.shape()), src);
       from = staged_host->ptr;
     }
     // 2. one copy to the device; 3. a device pass into out if it differs in layout or type
@@ -185,15 +181,16 @@ struct transfer<host_space, cuda_space> {
     }
     scratch<U, cuda> staged_device(dst, n);
     cuda_detail::memcpy_async(staged_device.ptr, from, bytes, cudaMemcpyHostToDevice, dst.device, dst.stream);
-    cuda_detail::finish_pass(dst, out, static_cast<const U*>(staged_device.ptr), src.shape());
+    passes.run_dense(dst, out, static_cast<const U*>(staged_device.ptr), src.shape());
   }
 };
 
 /// A CUDA device → host memory; returns once the values are on the host.
 template <>
 struct transfer<cuda_space, host_space> {
-  template <class PD, class T, std::size_t R, class E>
-  static void copy(const PD& dst, const memory_leaf<T, R>& out, const E& src, const cuda& spol) {
+  template <class PD, class T, std::size_t R, class E, class Passes>
+  static void copy(const PD& dst, const memory_leaf<T, R>& out, const E& src, const cuda& spol,
+                   const Passes& passes) {
     using U = typename E::value_type;
     cuda_detail::check_copy_shapes(src.shape(), out.shape);
     const index_t n = src.size();
@@ -204,33 +201,33 @@ struct transfer<cuda_space, host_space> {
     const U* from = cuda_detail::contiguous_source(src);
     if (!from) {
       staged_device.emplace(spol, n);
-      assign(spol, cuda_detail::dense_leaf(staged_device->ptr, src.shape()), src, "sinter::copy");
+      passes.run(spol, cuda_detail::dense_leaf(staged_device->ptr, src.shape()), src);
       from = staged_device->ptr;
     }
     // 2. one copy to the host, then wait for it
     const bool direct = cuda_detail::writes_directly<U>(src.shape(), out);
-    const host hp{};
-    std::optional<scratch<U, host>> staged_host;
+    std::optional<host_scratch<U>> staged_host;
     U* to_ptr = nullptr;
     if constexpr (std::is_same_v<U, T>) {
       if (direct) to_ptr = out.ptr;
     }
     if (!direct) {
-      staged_host.emplace(hp, n);
+      staged_host.emplace(n);
       to_ptr = staged_host->ptr;
     }
     cuda_detail::memcpy_async(to_ptr, from, bytes, cudaMemcpyDeviceToHost, spol.device, spol.stream);
     cuda_detail::check(cudaStreamSynchronize(spol.stream), "cudaStreamSynchronize");
     // 3. a host pass into out if it differs in layout or type
-    if (!direct) cuda_detail::finish_pass(dst, out, static_cast<const U*>(to_ptr), src.shape());
+    if (!direct) passes.run_dense(dst, out, static_cast<const U*>(to_ptr), src.shape());
   }
 };
 
 /// One CUDA device → the same or another CUDA device.
 template <>
 struct transfer<cuda_space, cuda_space> {
-  template <class T, std::size_t R, class E>
-  static void copy(const cuda& dst, const memory_leaf<T, R>& out, const E& src, const cuda& spol) {
+  template <class T, std::size_t R, class E, class Passes>
+  static void copy(const cuda& dst, const memory_leaf<T, R>& out, const E& src, const cuda& spol,
+                   const Passes& passes) {
     if (dst.device == spol.device) {
       // One device: the destination's kernel reads the source in place, after
       // the work already queued on the source's stream; then the source's
@@ -238,7 +235,7 @@ struct transfer<cuda_space, cuda_space> {
       // stream right after the copy, say) is not reused while it is read.
       // Nothing to order when both are one stream (stream_wait returns).
       cuda_detail::stream_wait(dst.device, dst.stream, spol.device, spol.stream);
-      same_space_transfer<cuda_space>::copy(dst, out, src, spol);
+      passes.run_in_place(dst, out, src);
       cuda_detail::stream_wait(spol.device, spol.stream, dst.device, dst.stream);
       return;
     }
@@ -252,7 +249,7 @@ struct transfer<cuda_space, cuda_space> {
     const U* from = cuda_detail::contiguous_source(src);
     if (!from) {
       staged_src.emplace(spol, n);
-      assign(spol, cuda_detail::dense_leaf(staged_src->ptr, src.shape()), src, "sinter::copy");
+      passes.run(spol, cuda_detail::dense_leaf(staged_src->ptr, src.shape()), src);
       from = staged_src->ptr;
     }
     // 2. one peer copy on the destination's stream, ordered after the source's work
@@ -273,7 +270,7 @@ struct transfer<cuda_space, cuda_space> {
     // The source (and its scratch, freed on its stream) stays untouched until the copy is done.
     cuda_detail::stream_wait(spol.device, spol.stream, dst.device, dst.stream);
     // 3. a destination pass if out differs in layout or type
-    if (!direct) cuda_detail::finish_pass(dst, out, static_cast<const U*>(to_ptr), src.shape());
+    if (!direct) passes.run_dense(dst, out, static_cast<const U*>(to_ptr), src.shape());
   }
 };
 
@@ -281,8 +278,8 @@ struct transfer<cuda_space, cuda_space> {
 
 /// Refuses, at compile time, a transfer to or from device memory in a file not compiled as CUDA.
 struct cuda_transfer_refused {
-  template <class PD, class T, std::size_t R, class E, class PS>
-  static void copy(const PD&, const memory_leaf<T, R>&, const E&, const PS&) {
+  template <class PD, class T, std::size_t R, class E, class PS, class Passes>
+  static void copy(const PD&, const memory_leaf<T, R>&, const E&, const PS&, const Passes&) {
     static_assert(compiled_as_cuda_v<T>,
                   "sinter::cuda: compile this file as CUDA (nvcc, or LANGUAGE CUDA in CMake) to use cuda arrays");
   }

@@ -20,6 +20,8 @@ import sys
 # (layer, path patterns relative to include/sinter, layers it may include).
 # The first layer whose pattern matches a header is its layer; a layer may
 # always include its own headers. Mirrors docs/design.md's layer table.
+# "dir/*" is everything under dir/ (sub-folders too); "*.hpp" the files of
+# include/sinter itself; anything else one file.
 LAYERS = [
     ("config", ["config.hpp"], []),
     ("core", ["core/*"], ["config"]),
@@ -28,16 +30,23 @@ LAYERS = [
     ("cuda", ["policy/cuda.hpp", "policy/cuda/*"], ["config", "core", "contract"]),
     ("host", ["policy/*"], ["config", "core", "contract"]),
     ("reduce", ["reduce/*"], ["config", "core", "contract", "host", "cuda"]),
-    ("top", ["*"], ["config", "core", "io", "contract", "cuda", "host", "reduce"]),
+    ("top", ["*.hpp"], ["config", "core", "io", "contract", "cuda", "host", "reduce"]),
 ]
 
 INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
 
 
+def matches(rel, pattern):
+    if pattern.endswith("/*"):
+        return rel.startswith(pattern[:-1])
+    if "*" in pattern:
+        return "/" not in rel and fnmatch.fnmatchcase(rel, pattern)
+    return rel == pattern
+
+
 def layer_of(rel):
     for name, patterns, _ in LAYERS:
-        # fnmatch's * crosses '/', so "core/*" covers core/math/ too
-        if any(fnmatch.fnmatchcase(rel, p) for p in patterns):
+        if any(matches(rel, p) for p in patterns):
             return name
     return None
 

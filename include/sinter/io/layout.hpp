@@ -130,7 +130,12 @@ class grid_layout {
         if (i + 1 < n) s += sep;
       }
     }
-    return "[" + s.substr(indent.size()) + "]";
+    // Appended, not "[" + str: GCC 12 warns of a bogus memcpy bound in
+    // string::insert (-Wstringop-overflow) when this recursion is inlined.
+    std::string out = "[";
+    out.append(s, indent.size(), std::string::npos);
+    out += ']';
+    return out;
   }
 
   const print_grid<R>& grid_;

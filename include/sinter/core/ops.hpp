@@ -267,6 +267,12 @@ struct sqrt : floating<sqrt> {
   };
 SINTER_DETAIL_LANE_KERNEL_OPS(SINTER_DETAIL_LANE_KERNEL_OP)
 #undef SINTER_DETAIL_LANE_KERNEL_OP
+#define SINTER_DETAIL_LANE_KERNEL_ROW(op, fk, fl, dk, pairs) || std::is_same_v<F, op>
+/// Whether op F has a row above (a lane kernel declared without one is a
+/// compile error in the explicit vector loop, not a silent scalar loop).
+template <class F>
+inline constexpr bool lane_kernel_row_v = false SINTER_DETAIL_LANE_KERNEL_OPS(SINTER_DETAIL_LANE_KERNEL_ROW);
+#undef SINTER_DETAIL_LANE_KERNEL_ROW
 #undef SINTER_DETAIL_PAIRS_pairs
 #undef SINTER_DETAIL_PAIRS_single
 

@@ -183,6 +183,9 @@ inline constexpr bool pair_steps = vector_bytes == 64;
 /// in this build: no vector form.
 template <class F, class T, vector_form Form = op_traits<F>::vector>
 struct op_form {
+  static_assert(Form != vector_form::lane_kernel || ops::lane_kernel_row_v<F>,
+                "sinter: an op declares a lane-kernel vector form without a row; "
+                "add its row to SINTER_DETAIL_LANE_KERNEL_OPS (core/ops.hpp)");
   static constexpr bool ok = false;
   static constexpr bool call = false;
   static constexpr bool pairs = false;

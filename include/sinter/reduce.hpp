@@ -25,8 +25,12 @@
 #include "functions.hpp"
 #include "policy/cuda.hpp"
 #include "policy/par.hpp"
+#if SINTER_HAS_CUDA()
+#include "reduce/cuda.hpp"  // CUB's reducer<cuda>: only in files compiled as CUDA
+#endif
 #include "reduce/host_engine.hpp"
 #include "reduce/ops.hpp"
+#include "reduce/reducer.hpp"
 #include "transfer.hpp"
 
 namespace sinter {
@@ -61,15 +65,9 @@ using concrete_policy_t = std::conditional_t<std::is_same_v<P, any_policy>, host
 template <class E, class B>
 inline constexpr bool shares_full_v = std::remove_cvref_t<E>::rank >= 1 && has_shared_v<std::remove_cvref_t<B>>;
 
-/// The CPU reducers (host and par). A device policy specialises reducer<P>
-/// (cuda: reduce/cuda.hpp). `pol` is the policy value the reduction runs on
-/// (an operand's own, e.g. a cuda array's device and stream).
-///  - full<Op>(pol, e): the accumulator of all elements;
-///  - along<Op>(pol, out, permuted, pshape, outputs, len, finish): out[o] =
-///    finish(fold of flat positions [o*len, (o+1)*len) of pshape, len), the
-///    elements entering with their index within the segment (argmin/argmax).
-///    `finish` is a trivially copyable SINTER_HD functor (a device runs it).
-/// Both run the producer with its equal twin pairs merged (twin_nodes.hpp);
+/// The CPU reducers (host and par): reducer<P>'s primary template (the
+/// contract, full and along, is in reduce/reducer.hpp). A device policy
+/// specialises reducer<P> (cuda: reduce/cuda.hpp). Both run the producer with its equal twin pairs merged (twin_nodes.hpp);
 /// full also computes a shared costly subexpression once per element when
 /// the producer is contiguous (shared_nodes.hpp).
 template <class P>
@@ -572,7 +570,3 @@ auto norm(X&& x, const axes_t<N>& ax, keepdims_t) {
 }
 
 }  // namespace sinter
-
-#if SINTER_HAS_CUDA()
-#include "reduce/cuda.hpp"
-#endif

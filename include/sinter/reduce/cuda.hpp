@@ -45,6 +45,7 @@
 
 #include "../policy/cuda.hpp"
 #include "../policy/host_loop.hpp"
+#include "reducer.hpp"
 
 namespace sinter::detail {
 

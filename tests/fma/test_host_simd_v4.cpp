@@ -14,3 +14,6 @@
 #endif
 #define SINTER_SIMD_CASE(name) TEST_CASE("host_simd AVX-512: " name)
 #include "host_simd_cases.hpp"
+// The op table's traits against the explicit vector loop: every op with a
+// vector form takes it (its run-time part needs SINTER_HOST_SIMD).
+#include "../core/test_op_traits.cpp"

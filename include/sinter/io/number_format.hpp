@@ -221,8 +221,9 @@ std::vector<std::string> format_floats(std::span<const T> values, int precision)
           chars_of(v, std::chars_format::scientific, static_cast<int>(frac_digits)));
       std::string m = d.digits.substr(1);
       m.append(frac_digits - m.size(), '0');
-      out[i] = pad_left((d.negative ? "-" : "") + d.digits.substr(0, 1), pad_l) + "." + m +
-               exponent_string(d.exp, exp_size);
+      std::string lead = d.negative ? "-" : "";  // appended: see scientific_parts
+      lead.append(d.digits, 0, 1);
+      out[i] = pad_left(lead, pad_l) + "." + m + exponent_string(d.exp, exp_size);
       continue;
     }
     const float_parts& p = parts[i];

@@ -127,7 +127,18 @@ SINTER_FORCEINLINE bool copy_range(T* o, const Cursor& c, index_t lo, index_t hi
     constexpr index_t max_n = SINTER_MEMMOVE_MAX_BYTES / index_t{sizeof(T)};
     const index_t n = hi - lo;
     if (n >= min_n && n <= max_n) {
+// GCC 12 at -O3 checks this branch against a small array's known size
+// though n >= min_n excludes it (false -Warray-bounds, -Wstringop-overflow
+// on `a = a`): silenced here, so that users' -Werror builds stay clean.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Warray-bounds"
+#pragma GCC diagnostic ignored "-Wstringop-overflow"
+#endif
       std::memmove(static_cast<void*>(o + lo), static_cast<const void*>(c.p + lo), static_cast<std::size_t>(n) * sizeof(T));
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
       return true;
     }
   } else {

@@ -117,6 +117,14 @@ SINTER_FORCEINLINE void store_run(T* o, const Cursor& c, index_t lo, index_t n) 
 template <class T, class Cursor>
 inline constexpr bool plain_copy_v = std::is_same_v<Cursor, unit_cursor<const T>> || std::is_same_v<Cursor, unit_cursor<T>>;
 
+/// std::memmove, out of line and opaque to GCC's interprocedural analysis:
+/// inlined, GCC 12 -O3 checked it against a small array's size on a branch
+/// that excludes it (false -Warray-bounds; pragmas fail from a PCH).
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
+[[gnu::noipa]]
+#endif
+inline void move_bytes(void* d, const void* s, std::size_t n) { std::memmove(d, s, n); }
+
 /// o[i] = c.load(i) for i in [lo, hi) as one std::memmove when the cursor
 /// is a plain copy of SINTER_MEMMOVE_MIN_BYTES to SINTER_MEMMOVE_MAX_BYTES
 /// (memmove: `a = a` is allowed, the same elements); returns whether it did.
@@ -127,18 +135,7 @@ SINTER_FORCEINLINE bool copy_range(T* o, const Cursor& c, index_t lo, index_t hi
     constexpr index_t max_n = SINTER_MEMMOVE_MAX_BYTES / index_t{sizeof(T)};
     const index_t n = hi - lo;
     if (n >= min_n && n <= max_n) {
-// GCC 12 at -O3 checks this branch against a small array's known size
-// though n >= min_n excludes it (false -Warray-bounds, -Wstringop-overflow
-// on `a = a`): silenced here, so that users' -Werror builds stay clean.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Warray-bounds"
-#pragma GCC diagnostic ignored "-Wstringop-overflow"
-#endif
-      std::memmove(static_cast<void*>(o + lo), static_cast<const void*>(c.p + lo), static_cast<std::size_t>(n) * sizeof(T));
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
+      move_bytes(static_cast<void*>(o + lo), static_cast<const void*>(c.p + lo), static_cast<std::size_t>(n) * sizeof(T));
       return true;
     }
   } else {

@@ -2,7 +2,7 @@
 // jobs, against calling the chunks directly and against starting a
 // std::thread per job. Build:
 //   g++ -std=c++20 -O2 -Iinclude bench/bench_thread_pool.cpp -lbenchmark -lpthread
-#include <sinter/policy/thread_pool.hpp>
+#include <sinter/policy/host/thread_pool.hpp>
 
 #include <benchmark/benchmark.h>
 

@@ -12,7 +12,7 @@
 /// Two outputs may not share an element (value_error).
 ///
 /// On host and par, when no output is read by another expression, it is one
-/// pass (policy/host_tie.hpp): with every output and expression contiguous,
+/// pass (policy/host/tie.hpp): with every output and expression contiguous,
 /// a loop over tiles that reads the inputs from memory once and computes a
 /// costly subexpression common to the expressions (Black-Scholes' d1) once
 /// per element; in other layouts, a loop over rows. Otherwise, and on cuda,

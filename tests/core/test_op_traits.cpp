@@ -4,7 +4,7 @@
 // decide by them. Included by tests/fma/test_host_simd_v3.cpp and _v4.cpp
 // (AVX2 + FMA, AVX-512: SINTER_HOST_SIMD) as well: there every op whose
 // traits declare a vector form must take the explicit vector loop
-// (policy/host_simd.hpp), checked at compile time on its pass's cursor and at
+// (policy/host/simd.hpp), checked at compile time on its pass's cursor and at
 // run time through the trace, with values against double references on
 // random data at odd sizes.
 #include <doctest/doctest.h>

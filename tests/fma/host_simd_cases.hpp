@@ -1,4 +1,4 @@
-// The explicit vector loop of policy/host_simd.hpp, included by
+// The explicit vector loop of policy/host/simd.hpp, included by
 // test_host_simd_v3.cpp (AVX2 + FMA) and test_host_simd_v4.cpp (AVX-512):
 // which passes take it (checked at compile time, so a broken dispatch fails
 // the build of this file), and that every pass gives the bits of a scalar

@@ -1,7 +1,7 @@
 // The full-width AVX-512 loops (SINTER_WIDE_VECTORS, config.hpp), compiled
 // for x86-64-v4 tuned for icelake-server, as GCC tunes Intel's AVX-512
 // cores: GCC's loops use 256-bit vectors, the marked functions 512-bit ones.
-// Those are store_range_wide (policy/host_loop.hpp), taken by contiguous
+// Those are store_range_wide (policy/host/loop.hpp), taken by contiguous
 // and row passes that write at most SINTER_WIDE_STORE_BYTES, and the
 // reduction leaves (reduce/host_engine.hpp, pairwise). Each pass must give
 // the bits of a plain scalar loop over the same operations (this file is

@@ -3,15 +3,15 @@
 # Compiles fused.cpp once per case, at -O3 and at -O2 (CMake's
 # RelWithDebInfo, where GCC 12 vectorises only loops that need no scalar
 # remainder), with -fopt-info-vec-optimized and fails (exit 1), naming the
-# case, unless GCC reports the main loop of policy/host_loop.hpp's store_run
+# case, unless GCC reports the main loop of policy/host/loop.hpp's store_run
 # (store_range, behind run_linear) vectorised. Default maths flags only.
 set -u
 if [ $# -lt 1 ]; then echo "usage: $0 <compiler> [flags...]" >&2; exit 2; fi
 cxx=$1; shift
 here=$(cd "$(dirname "$0")" && pwd)
 inc=$(cd "$here/../../include" && pwd)
-loop_line=$(grep -n 'k < whole; ++k) o\[k\] = convert<T>' "$inc/sinter/policy/host_loop.hpp" | head -1 | cut -d: -f1)
-if [ -z "$loop_line" ]; then echo "FAIL: store_run's loop not found in host_loop.hpp" >&2; exit 2; fi
+loop_line=$(grep -n 'k < whole; ++k) o\[k\] = convert<T>' "$inc/sinter/policy/host/loop.hpp" | head -1 | cut -d: -f1)
+if [ -z "$loop_line" ]; then echo "FAIL: store_run's loop not found in policy/host/loop.hpp" >&2; exit 2; fi
 log=$(mktemp) || exit 2
 pch=$(mktemp -d) || exit 2
 trap 'rm -rf "$log" "$pch"' EXIT
@@ -45,7 +45,7 @@ for opt in -O3 -O2; do
     if ! "$cxx" -std=c++20 $opt "$@" -I"$inc" $use_pch -DCASE=$c -fopt-info-vec-optimized -c "$here/fused.cpp" -o /dev/null >"$log" 2>&1; then
       cat "$log" >&2; echo "FAIL: case $c does not compile ($opt)" >&2; status=1; continue
     fi
-    if grep -q "host_loop.hpp:$loop_line:[0-9]*: optimized: loop vectorized" "$log"; then
+    if grep -q "policy/host/loop.hpp:$loop_line:[0-9]*: optimized: loop vectorized" "$log"; then
       echo "vectorised $opt: case $c ($what)"
     else
       echo "NOT VECTORISED $opt: case $c ($what)"; status=1

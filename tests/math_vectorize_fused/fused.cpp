@@ -1,5 +1,5 @@
 // One fused sinter expression per case (-DCASE=N); check.sh asserts that the
-// host policy's contiguous loop (policy/host_loop.hpp, store_range) is
+// host policy's contiguous loop (policy/host/loop.hpp, store_range) is
 // vectorised for each: transcendental functions, mixed types, where, casts,
 // plain arithmetic, a row broadcast.
 #include <sinter/sinter.hpp>

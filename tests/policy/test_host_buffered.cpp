@@ -1,4 +1,4 @@
-// The buffered strided path of host and par (policy/host_buffered.hpp): a
+// The buffered strided path of host and par (policy/host/buffered.hpp): a
 // pass that is not contiguous, whose rows are not all unit-stride or all
 // step-2, runs in blocks, each operand that a block cannot read in place
 // gathered into a buffer first, and the output scattered from one when it

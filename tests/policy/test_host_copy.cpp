@@ -1,6 +1,6 @@
 // Plain copies on host and par: a contiguous operand of the output's own
 // type is stored with one std::memmove from SINTER_MEMMOVE_MIN_BYTES to
-// SINTER_MEMMOVE_MAX_BYTES (policy/host_loop.hpp, copy_range), the store
+// SINTER_MEMMOVE_MAX_BYTES (policy/host/loop.hpp, copy_range), the store
 // loop outside. Checked element for element against the source at sizes on
 // both sides of both bounds (par splits the large ones into chunks), with the source and
 // the output starting inside their buffers (misaligned), sentinels around

@@ -1,5 +1,5 @@
 // assign's inline path by rows (evaluate.hpp, host.hpp inline_rows_ok,
-// host_loop.hpp store_rows): an untraced rank-2 pass into a contiguous
+// policy/host/loop.hpp store_rows): an untraced rank-2 pass into a contiguous
 // output whose leaves read their rows at stride 1 (a row broadcast, a block
 // of a wider matrix, a scalar) runs row by row in assign's caller, after
 // rows_overlap has checked that no input overlaps the output with another

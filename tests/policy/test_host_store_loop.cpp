@@ -1,4 +1,4 @@
-// The host store loop (policy/host_loop.hpp, store_run): whole 64-byte lines
+// The host store loop (policy/host/loop.hpp, store_run): whole 64-byte lines
 // of output first, then the elements left over, so that GCC vectorises it
 // at -O2 too. Checked element for element against a double-precision loop
 // at every size from 0 to 200 (every remainder of a line for 1-, 2-, 4- and

@@ -207,7 +207,7 @@ TEST_CASE("streaming threshold: default from the cache size, settable, off above
   st::set_streaming_threshold(saved);
 }
 
-// The threshold's cache size (policy/host_cache.hpp): sysfs sizes parsed,
+// The threshold's cache size (policy/host/cache.hpp): sysfs sizes parsed,
 // the highest data or unified level chosen from a fake sysfs tree, and on
 // Linux the default read from the real one (not glibc's sysconf, which on
 // AMD reports the whole package's L3).

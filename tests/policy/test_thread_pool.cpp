@@ -1,6 +1,6 @@
 // Tests for sinter::detail::thread_pool and sinter::{set,get}_num_threads
-// (include/sinter/policy/thread_pool.hpp).
-#include <sinter/policy/thread_pool.hpp>
+// (include/sinter/policy/host/thread_pool.hpp).
+#include <sinter/policy/host/thread_pool.hpp>
 
 #include <doctest/doctest.h>
 

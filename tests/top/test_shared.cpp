@@ -1,6 +1,6 @@
 // A costly subexpression written more than once (`d` in exp(d) * c - tanh(d))
 // is computed once per element on contiguous CPU passes
-// (core/shared_nodes.hpp, policy/host_tie.hpp): the trace says so, and
+// (core/shared_nodes.hpp, policy/host/tie.hpp): the trace says so, and
 // the values are those of the expression as written. They are checked
 // against a double reference, and bit for bit against the same tree run
 // unshared into a strided output. Full reductions share it too (their folds

@@ -3,7 +3,7 @@
 /// What each op of the op table (ops.hpp) is, declared on the op itself (as
 /// Eigen's functor_traits): its category, its cost class and its vector form.
 /// The passes read these traits through op_traits<F>, never a list of ops:
-///  - policy/host_simd.hpp: the explicit vector loop takes a tree whose every
+///  - policy/host/simd.hpp: the explicit vector loop takes a tree whose every
 ///    op has a vector form (`vector`, `vector_pairs`);
 ///  - reduce/host_engine.hpp: a full reduction keeps its lanes in vector
 ///    registers over ops of cost `plain`;
@@ -30,7 +30,7 @@ enum class op_cost {
   maths,  ///< a maths function (sqrt, exp, log, pow...): worth computing once
 };
 
-/// An op's form in the explicit vector loop (policy/host_simd.hpp).
+/// An op's form in the explicit vector loop (policy/host/simd.hpp).
 enum class vector_form {
   none,              ///< none: a tree with it keeps GCC's loop (the default)
   apply,             ///< the op's own apply on GCC's vectors (operators, selects)

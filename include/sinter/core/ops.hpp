@@ -146,7 +146,7 @@ struct sign : arith<sign> {
 /// Element-wise minimum; NaN propagates and ties give b, as numpy.minimum
 /// (minimum(0.0, -0.0) is -0.0; x86's minps does the same). The floating
 /// branch is taken by anything not integral, so that it also serves GCC's
-/// float vectors (policy/host_simd.hpp applies these functors to them).
+/// float vectors (policy/host/simd.hpp applies these functors to them).
 struct minimum : arith<minimum> {
   SINTER_OP_NAME(minimum);
   static constexpr vector_form vector = vector_form::apply;
@@ -246,7 +246,7 @@ struct sqrt : floating<sqrt> {
 /// runs its kernel on float vectors (f32) or on each half of the vector
 /// widened to doubles (f64); `pairs` where the kernels also run on pairs of
 /// vectors on AVX-512 (none of their sums adds two products), else
-/// `single`. policy/host_simd.hpp expands the rows into its vector forms.
+/// `single`. policy/host/simd.hpp expands the rows into its vector forms.
 #define SINTER_DETAIL_LANE_KERNEL_OPS(X)                                              \
   X(exp, exp_f, f32, exp_d, pairs) X(tanh, tanh_f, f32, tanh_d, pairs)                 \
   X(exp2, exp2_d, f64, exp2_d, single) X(expm1, expm1_d, f64, expm1_d, single)         \

@@ -1,7 +1,7 @@
 #pragma once
 /// \file pass_flags.hpp
 /// The two process-wide settings that every host pass reads inline, kept in
-/// one cache line: the streaming threshold (policy/host_stream.hpp) and
+/// one cache line: the streaming threshold (policy/host/stream.hpp) and
 /// whether passes are traced (trace.hpp).
 #include <atomic>
 #include <cstddef>

@@ -11,7 +11,7 @@
 /// sinter's own unfused version (one pass per operation;
 /// docs/journal/code-notes.md#shared-subexpression).
 ///
-/// So a contiguous host or par pass (policy/host_tie.hpp), and a full
+/// So a contiguous host or par pass (policy/host/tie.hpp), and a full
 /// reduction of a contiguous producer (reduce/host_engine.hpp), look, at
 /// compile time, for the *shared* subexpression: the interior node type
 /// that occurs at least twice in the bound tree, calls a maths function

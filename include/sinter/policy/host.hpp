@@ -6,12 +6,12 @@
 
 #include "../core/twin_nodes.hpp"
 #include "backend.hpp"
-#include "host_buffered.hpp"
-#include "host_loop.hpp"
+#include "host/buffered.hpp"
+#include "host/loop.hpp"
 #include "host_memory.hpp"
-#include "host_shared.hpp"
-#include "host_stream.hpp"
-#include "host_tie.hpp"
+#include "host/shared.hpp"
+#include "host/stream.hpp"
+#include "host/tie.hpp"
 
 namespace sinter {
 
@@ -29,7 +29,7 @@ bool streams_rows(const memory_leaf<T, R>& out) {
 }
 
 /// How a host pass of rank >= 1 runs, chosen once per pass: contiguous or
-/// by rows, with streaming stores when the output is large (host_stream.hpp).
+/// by rows, with streaming stores when the output is large (host/stream.hpp).
 /// `step2`: a row pass whose output rows are contiguous and whose every
 /// leaf reads its rows at stride 2 (`a[::2] * 2 + b[1::2]`; scalars go
 /// with anything, but not scalars alone): the loop knows the stride at
@@ -37,7 +37,7 @@ bool streams_rows(const memory_leaf<T, R>& out) {
 /// not. `step1`: every leaf's rows at stride 1 (a row broadcast), each row
 /// the contiguous loop, not streamed. Any other pass ("strided", "strided
 /// streaming", a streamed row broadcast) runs the contiguous loop over
-/// gathered blocks (host_buffered.hpp). A pass streams by rows only if
+/// gathered blocks (host/buffered.hpp). A pass streams by rows only if
 /// they are long (streams_rows); else it takes the unstreamed path. The
 /// names are the trace's.
 struct host_path {
@@ -188,7 +188,7 @@ struct backend<host> {
   template <class T, std::size_t R, class Node>
   static void evaluate(const host&, const memory_leaf<T, R>& out, const Node& bound, std::string* detail) {
     if constexpr (has_shared_v<Node> && R > 0) {
-      if (shares(out, bound)) {  // a costly subexpression written twice (host_tie.hpp)
+      if (shares(out, bound)) {  // a costly subexpression written twice (host/tie.hpp)
         run_tie_serial(std::make_tuple(out), std::make_tuple(bound), true, detail);
         return;
       }
@@ -203,7 +203,7 @@ struct backend<host> {
     const char* path = run_serial(out, bound);
     if (detail) *detail = path;
   }
-  /// tie.hpp's pass of several outputs of rank >= 1 (host_tie.hpp): tiles
+  /// tie.hpp's pass of several outputs of rank >= 1 (host/tie.hpp): tiles
   /// when every output and tree is contiguous, else rows.
   template <class... T, std::size_t R, class... B>
   static void run_tie(const host&, const std::tuple<memory_leaf<T, R>...>& outs, const std::tuple<B...>& bounds,

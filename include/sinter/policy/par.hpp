@@ -1,14 +1,14 @@
 #pragma once
 /// \file par.hpp
 /// sinter::par: data in host memory, each pass one loop split over the
-/// persistent thread pool (thread_pool.hpp). Passes smaller than
+/// persistent thread pool (host/thread_pool.hpp). Passes smaller than
 /// 2 * `par_grain` elements run on the calling thread, so small arrays pay no
 /// threading cost.
 #include <string>
 
 #include "backend.hpp"
 #include "host.hpp"
-#include "thread_pool.hpp"
+#include "host/thread_pool.hpp"
 
 namespace sinter {
 
@@ -80,7 +80,7 @@ void run_parallel(const memory_leaf<T, R>& out, const Node& bound, std::string* 
 }
 
 /// The pass of one or several outputs that run_tie_serial or
-/// run_tie_rows_serial runs (host_tie.hpp: tied outputs, or a costly
+/// run_tie_rows_serial runs (host/tie.hpp: tied outputs, or a costly
 /// subexpression written twice) over the pool: each chunk runs
 /// run_tie_range, or run_tie_rows when some output or tree is not
 /// contiguous.
@@ -123,7 +123,7 @@ struct backend<par> {
   template <class T, std::size_t R, class Node>
   static void evaluate(const par&, const memory_leaf<T, R>& out, const Node& bound, std::string* detail) {
     if constexpr (has_shared_v<Node> && R > 0) {
-      if (shares(out, bound)) {  // a costly subexpression written twice (host_tie.hpp)
+      if (shares(out, bound)) {  // a costly subexpression written twice (host/tie.hpp)
         run_tie_parallel(std::make_tuple(out), std::make_tuple(bound), true, detail);
         return;
       }

@@ -44,7 +44,7 @@
 #include <thrust/iterator/transform_output_iterator.h>
 
 #include "../policy/cuda.hpp"
-#include "../policy/host_loop.hpp"
+#include "../policy/host/loop.hpp"
 #include "reducer.hpp"
 
 namespace sinter::detail {

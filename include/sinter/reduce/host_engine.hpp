@@ -19,9 +19,9 @@
 #include "../core/leaf.hpp"
 #include "../core/map_node.hpp"
 #include "../core/shared_nodes.hpp"
-#include "../policy/host_loop.hpp"
-#include "../policy/host_shared.hpp"
-#include "../policy/thread_pool.hpp"
+#include "../policy/host/loop.hpp"
+#include "../policy/host/shared.hpp"
+#include "../policy/host/thread_pool.hpp"
 #include "ops.hpp"
 
 namespace sinter::detail::reduce_host {
@@ -199,7 +199,7 @@ SINTER_FORCEINLINE void vec_fold_all(T* cur, const X& x, index_t o, index_t b, s
 #if SINTER_HOST_SIMD
 /// Whether vec_pairwise's last, partial row of lanes is read as vectors
 /// (vec_fold_rest): the lanes' vectors are the explicit loop's
-/// (policy/host_simd.hpp) and it evaluates the cursor C of A.
+/// (policy/host/simd.hpp) and it evaluates the cursor C of A.
 template <class A, class C>
 inline constexpr bool vec_rest_v = simd::vector_bytes == vec_lane_bytes && simd::evaluates_v<A, C>;
 /// acc = Op::combine(acc, c at o .. o + n) on the first n lanes, for any n:

@@ -27,7 +27,7 @@ namespace sinter::detail::math::impl {
 
 // The kernels are log_erf_f32.inl's, on one double (kernels_f64.hpp's
 // lane_f64); on AVX2 and AVX-512 the explicit vector loop
-// (policy/host_simd.hpp) runs the same kernels on four or eight doubles.
+// (policy/host/simd.hpp) runs the same kernels on four or eight doubles.
 
 /// erfc for float: erfc(-inf) = 2, erfc(inf) = 0, NaN kept; correctly
 /// rounded but for near-ties (docs/math.md).

@@ -13,7 +13,7 @@
 // exp_tanh_f32.hpp includes it for one float, hw_exp.hpp for each x86 ISA
 // inside a `#pragma GCC target` region, so that every function taking or
 // returning a vector is compiled for its ISA (the vector exp variants, and
-// the explicit vector loop of policy/host_simd.hpp, which also calls tanh).
+// the explicit vector loop of policy/host/simd.hpp, which also calls tanh).
 
 /// p 2^k for the float exp, k = kt - 1.5 * 2^23 (the low bits of kt), xc
 /// in [-104, 89], p in [0.7, 1.42], in one rounding: p 2^(k-1) 2, which

@@ -15,7 +15,7 @@
 //   vsqrt(x)               the correctly rounded square root.
 // kernels_f64.hpp includes it for one double (host scalar code, and the
 // bodies GCC vectorises) and for the AVX2 and AVX-512 vectors of
-// policy/host_simd.hpp's explicit loop. The kernels are fdlibm's exp (Sun Microsystems, "Permission
+// policy/host/simd.hpp's explicit loop. The kernels are fdlibm's exp (Sun Microsystems, "Permission
 // to use, copy, modify, and distribute this software is freely granted") and
 // sinter's own double tanh; every operation is written out in the same order
 // for every lane type, so that the lane types give the same bits (their

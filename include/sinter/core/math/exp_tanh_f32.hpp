@@ -11,7 +11,7 @@
 /// `vscalefps` or by two exact products), so a value does not depend on
 /// where in an array it falls. tanh is written once too (a half-argument
 /// identity and a rational, no exponential); GCC makes the SIMD clones of
-/// its one-float form, and policy/host_simd.hpp inlines its vector forms.
+/// its one-float form, and policy/host/simd.hpp inlines its vector forms.
 #include <cstdint>
 
 #include "bits.hpp"

@@ -153,7 +153,7 @@ SINTER_DETAIL_HW_EXP(sinter_detail_expf_e, "_ZGVeN16v_sinter_detail_expf", "avx5
 
 #if defined(__AVX512F__)
 /// The float kernels on 32 floats as a pair of AVX-512F vectors, for
-/// policy/host_simd.hpp's loop, which steps by two vectors through trees of
+/// policy/host/simd.hpp's loop, which steps by two vectors through trees of
 /// float exp, tanh and arithmetic: every operation runs on both vectors in
 /// turn, so two independent dependency chains sit side by side in the
 /// instruction stream (as kernels_f64.hpp's lane_avx512_d2). Defined only

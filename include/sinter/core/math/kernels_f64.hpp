@@ -7,7 +7,7 @@
 /// scalar code and the loops GCC vectorises from it; nvcc's device pass
 /// calls CUDA's functions instead). lane_avx2_d is four doubles of AVX2 and
 /// lane_avx512_d eight of AVX-512F, for the explicit vector loop of
-/// policy/host_simd.hpp: GCC's vectoriser cannot give the scalar kernels'
+/// policy/host/simd.hpp: GCC's vectoriser cannot give the scalar kernels'
 /// clamps `vminpd`/`vmaxpd` (which let NaN through, as the clamps need, but
 /// GCC emits them only under -ffinite-math-only), nor their blends and
 /// masks `vblendvpd` (AVX-512: a comparison into a mask register and

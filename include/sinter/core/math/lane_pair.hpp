@@ -5,7 +5,7 @@
 /// that the instruction stream holds two independent dependency chains
 /// side by side. hw_exp.hpp's lane_avx512_f2 (float exp and tanh) and
 /// kernels_f64.hpp's lane_avx512_d2 (the double kernels) are such lanes,
-/// for the explicit vector loop of policy/host_simd.hpp.
+/// for the explicit vector loop of policy/host/simd.hpp.
 
 /// Inside a lane namespace that has `namespace one = <the vector lane>;`
 /// and defines SINTER_DETAIL_LANE_FN: the pair types V (of `one`'s vector

@@ -8,7 +8,7 @@
 // that the caller rounds to float. kernels_f64.hpp includes it for one
 // double (log_f32.hpp's and erf_f32.hpp's scalar functions, which GCC
 // vectorises) and for AVX2's four doubles and AVX-512's eight
-// (policy/host_simd.hpp's explicit loop, two double vectors per float
+// (policy/host/simd.hpp's explicit loop, two double vectors per float
 // vector); every operation is written out in the same order for all, so
 // they give the same bits.
 

@@ -20,7 +20,7 @@ namespace sinter::detail::math::impl {
 
 // The kernels are log_erf_f32.inl's, on one double (kernels_f64.hpp's
 // lane_f64); on AVX2 and AVX-512 the explicit vector loop
-// (policy/host_simd.hpp) runs the same kernels on four or eight doubles.
+// (policy/host/simd.hpp) runs the same kernels on four or eight doubles.
 
 /// Natural logarithm of a float (see the file comment).
 SINTER_HD SINTER_FORCEINLINE float log_f(float x) { return static_cast<float>(lane_f64::log_fd(x)); }

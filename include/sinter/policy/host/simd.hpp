@@ -1,5 +1,5 @@
 #pragma once
-/// \file host_simd.hpp
+/// \file policy/host/simd.hpp
 /// An explicit vector loop for contiguous CPU passes that call exp, exp2,
 /// expm1, log, log2, log10, log1p, the hyperbolic functions and their
 /// inverses, erf, erfc or sqrt, of float or double, on x86-64 with AVX-512F
@@ -52,9 +52,9 @@
 #include <immintrin.h>
 #endif
 
-#include "../core/leaf.hpp"
-#include "../core/map_node.hpp"
-#include "host_simd_ops.hpp"
+#include "../../core/leaf.hpp"
+#include "../../core/map_node.hpp"
+#include "simd_ops.hpp"
 
 namespace sinter::detail::simd {
 

@@ -1,5 +1,5 @@
 #pragma once
-/// \file host_loop.hpp
+/// \file policy/host/loop.hpp
 /// The CPU loops behind the host and par policies: a flat loop over a range
 /// of a contiguous pass, and a row loop for strided or broadcast passes whose
 /// outer indices advance like an odometer (one div/mod per chunk, none per
@@ -9,8 +9,8 @@
 #include <cstring>
 #include <type_traits>
 
-#include "../core/leaf.hpp"
-#include "host_simd.hpp"
+#include "../../core/leaf.hpp"
+#include "simd.hpp"
 
 namespace sinter::detail {
 

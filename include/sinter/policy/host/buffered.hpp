@@ -1,5 +1,5 @@
 #pragma once
-/// \file host_buffered.hpp
+/// \file policy/host/buffered.hpp
 /// Strided and broadcast host passes run through the contiguous pass's own
 /// loop. A pass is cut into blocks; each operand that the block cannot read
 /// in place (a row stride other than 1: a transpose, a reversed view, a
@@ -21,8 +21,8 @@
 #include <memory>
 #include <type_traits>
 
-#include "../core/map_node.hpp"
-#include "host_stream.hpp"
+#include "../../core/map_node.hpp"
+#include "stream.hpp"
 
 namespace sinter::detail {
 

@@ -1,5 +1,5 @@
 #pragma once
-/// \file host_cache.hpp
+/// \file policy/host/cache.hpp
 /// The size of the last-level cache one CPU can use, which sets the host
 /// streaming threshold (host_stream.hpp). On Linux it comes from sysfs
 /// (/sys/devices/system/cpu/cpu0/cache), the cache instance CPU 0 shares.

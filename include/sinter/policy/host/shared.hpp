@@ -1,17 +1,17 @@
 #pragma once
-/// \file host_shared.hpp
+/// \file policy/host/shared.hpp
 /// The tile buffer of a costly subexpression written more than once in a
 /// contiguous CPU pass (core/shared_nodes.hpp), as the explicit vector loop
-/// reads it, and its size. policy/host_tie.hpp runs such a pass, of one
+/// reads it, and its size. policy/host/tie.hpp runs such a pass, of one
 /// output or several: tile by tile, the subexpression into the buffer,
 /// then the trees reading it from there.
 #include <cstddef>
 #include <cstring>
 #include <type_traits>
 
-#include "../core/shared_nodes.hpp"
-#include "host_loop.hpp"
-#include "host_simd.hpp"
+#include "../../core/shared_nodes.hpp"
+#include "loop.hpp"
+#include "simd.hpp"
 
 namespace sinter::detail {
 

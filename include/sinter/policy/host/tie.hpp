@@ -1,5 +1,5 @@
 #pragma once
-/// \file host_tie.hpp
+/// \file policy/host/tie.hpp
 /// The tiled CPU pass of contiguous outputs: those of
 /// `sinter::tie(o0, o1, ...) = std::tuple(e0, e1, ...)` (tie.hpp), and a
 /// single output whose tree writes a costly subexpression twice. Tile by
@@ -16,10 +16,10 @@
 #include <type_traits>
 #include <utility>
 
-#include "../core/shared_nodes.hpp"
-#include "host_loop.hpp"
-#include "host_shared.hpp"
-#include "host_stream.hpp"
+#include "../../core/shared_nodes.hpp"
+#include "loop.hpp"
+#include "shared.hpp"
+#include "stream.hpp"
 
 namespace sinter::detail {
 

@@ -1,5 +1,5 @@
 #pragma once
-/// \file thread_pool.hpp
+/// \file policy/host/thread_pool.hpp
 /// The persistent thread pool behind the `par` policy, and the public thread
 /// count setting. Workers are started on the first parallel_for, then spin
 /// briefly and sleep between jobs. A job is a number of chunks, what a chunk

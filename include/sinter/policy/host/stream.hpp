@@ -1,5 +1,5 @@
 #pragma once
-/// \file host_stream.hpp
+/// \file policy/host/stream.hpp
 /// Streaming (non-temporal) stores for host passes whose output is larger
 /// than the cache can keep. An ordinary store first reads the line it writes
 /// (write-allocate), so a pass that reads two arrays and writes one moves four
@@ -20,9 +20,9 @@
 #define SINTER_HAS_STREAM_STORES 0
 #endif
 
-#include "../core/pass_flags.hpp"
-#include "host_cache.hpp"
-#include "host_loop.hpp"
+#include "../../core/pass_flags.hpp"
+#include "cache.hpp"
+#include "loop.hpp"
 
 namespace sinter {
 namespace detail {

@@ -1,6 +1,6 @@
 #pragma once
-/// \file host_simd_ops.hpp
-/// The explicit vector loop's vectors (policy/host_simd.hpp) and each op's
+/// \file policy/host/simd_ops.hpp
+/// The explicit vector loop's vectors (policy/host/simd.hpp) and each op's
 /// vector form on them, as the op's traits declare it (core/op_traits.hpp):
 /// its own apply, the sign bit cleared, the square-root instruction, or the
 /// lane kernel named in its row of SINTER_DETAIL_LANE_KERNEL_OPS
@@ -11,11 +11,11 @@
 #include <immintrin.h>
 #endif
 
-#include "../core/math/kernels_f64.hpp"
-#include "../core/math/hw_exp.hpp"
-#include "../core/op_traits.hpp"
-#include "../core/ops.hpp"
-#include "../core/twin_nodes.hpp"
+#include "../../core/math/kernels_f64.hpp"
+#include "../../core/math/hw_exp.hpp"
+#include "../../core/op_traits.hpp"
+#include "../../core/ops.hpp"
+#include "../../core/twin_nodes.hpp"
 
 /// SINTER_HOST_SIMD is 1 where host passes may take the explicit vector
 /// loop: GCC on x86-64 host code (SINTER_HW_EXP) built for AVX-512F, or for

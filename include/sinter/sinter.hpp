@@ -10,6 +10,7 @@
 #include "policy/host.hpp"
 #include "policy/par.hpp"
 #include "policy/cuda.hpp"
+#include "random.hpp"
 #include "device.hpp"
 #include "reduce.hpp"
 #include "slice.hpp"

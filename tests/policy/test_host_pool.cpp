@@ -20,13 +20,13 @@
 
 namespace {
 
-namespace sd = sinter::detail;
-constexpr std::size_t mib = std::size_t{1} << 20;
+namespace hpd = sinter::detail;
+constexpr std::size_t pool_mib = std::size_t{1} << 20;
 
-std::uintptr_t address_of(const void* p) { return reinterpret_cast<std::uintptr_t>(p); }
+std::uintptr_t pool_address(const void* p) { return reinterpret_cast<std::uintptr_t>(p); }
 
 // A serial stand-in for thread_pool::parallel_for that counts its tasks.
-struct serial_for {
+struct pool_serial_for {
   std::int64_t* tasks;
   template <class F>
   void operator()(std::int64_t n, F&& f) const {
@@ -38,11 +38,11 @@ struct serial_for {
 #ifdef __linux__
 // Whether the mapping holding `p` has the kernel's huge-page advice ("hg" in
 // /proc/self/smaps's VmFlags). False where smaps cannot be read.
-bool huge_page_advised(const void* p) {
+bool pool_huge_page_advised(const void* p) {
   std::ifstream smaps("/proc/self/smaps");
   std::string line;
   bool inside = false;
-  const std::uintptr_t a = address_of(p);
+  const std::uintptr_t a = pool_address(p);
   while (std::getline(smaps, line)) {
     std::uintptr_t lo = 0, hi = 0;
     char dash = 0;
@@ -60,110 +60,110 @@ bool huge_page_advised(const void* p) {
 }  // namespace
 
 TEST_CASE("host_pool: a freed large block is reused for a request of the same block size") {
-  sd::host_pool pool(true);
+  hpd::host_pool pool(true);
   bool fresh = false;
-  void* a = pool.allocate(3 * mib + 5, &fresh);
+  void* a = pool.allocate(3 * pool_mib + 5, &fresh);
   CHECK(fresh);
   auto s = pool.stats();
-  CHECK(s.in_use == 4 * mib);  // whole 2 MiB pages from 2 MiB
+  CHECK(s.in_use == 4 * pool_mib);  // whole 2 MiB pages from 2 MiB
   CHECK(s.misses == 1);
   CHECK(s.hits == 0);
-  pool.deallocate(a, 3 * mib + 5);
+  pool.deallocate(a, 3 * pool_mib + 5);
   s = pool.stats();
   CHECK(s.in_use == 0);
-  CHECK(s.cached == 4 * mib);
-  void* b = pool.allocate(4 * mib - 3, &fresh);  // another size, the same block size
+  CHECK(s.cached == 4 * pool_mib);
+  void* b = pool.allocate(4 * pool_mib - 3, &fresh);  // another size, the same block size
   CHECK(b == a);
   CHECK_FALSE(fresh);
   s = pool.stats();
   CHECK(s.hits == 1);
   CHECK(s.misses == 1);
   CHECK(s.cached == 0);
-  CHECK(s.in_use == 4 * mib);
-  CHECK(s.peak == 4 * mib);
-  void* c = pool.allocate(5 * mib, &fresh);  // 6 MiB block: nothing cached fits
+  CHECK(s.in_use == 4 * pool_mib);
+  CHECK(s.peak == 4 * pool_mib);
+  void* c = pool.allocate(5 * pool_mib, &fresh);  // 6 MiB block: nothing cached fits
   CHECK(fresh);
   CHECK(c != a);
-  CHECK(pool.stats().peak == 10 * mib);
-  pool.deallocate(b, 4 * mib - 3);
-  pool.deallocate(c, 5 * mib);
-  CHECK(pool.stats().cached == 10 * mib);
+  CHECK(pool.stats().peak == 10 * pool_mib);
+  pool.deallocate(b, 4 * pool_mib - 3);
+  pool.deallocate(c, 5 * pool_mib);
+  CHECK(pool.stats().cached == 10 * pool_mib);
   pool.empty_cache();
   s = pool.stats();
   CHECK(s.cached == 0);
   CHECK(s.in_use == 0);
-  CHECK(s.peak == 10 * mib);
+  CHECK(s.peak == 10 * pool_mib);
 }
 
 TEST_CASE("host_pool: small requests are counted but not cached; a pool without caching keeps nothing") {
-  sd::host_pool pool(true);
+  hpd::host_pool pool(true);
   void* p = pool.allocate(1000);
-  CHECK(address_of(p) % sd::host_alignment == 0);
+  CHECK(pool_address(p) % hpd::host_alignment == 0);
   CHECK(pool.stats().in_use == 1000);
   pool.deallocate(p, 1000);
   CHECK(pool.stats().cached == 0);
   CHECK(pool.stats().hits + pool.stats().misses == 0);
 
-  sd::host_pool plain(false);
-  void* q = plain.allocate(3 * mib);
-  CHECK(plain.stats().in_use == 3 * mib);  // exact: no block rounding without the cache
-  plain.deallocate(q, 3 * mib);
+  hpd::host_pool plain(false);
+  void* q = plain.allocate(3 * pool_mib);
+  CHECK(plain.stats().in_use == 3 * pool_mib);  // exact: no block rounding without the cache
+  plain.deallocate(q, 3 * pool_mib);
   CHECK(plain.stats().cached == 0);
   CHECK(plain.stats().in_use == 0);
 }
 
 TEST_CASE("host_pool: blocks of 2 MiB and more are 2 MiB aligned and advised huge pages") {
   for (bool caching : {true, false}) {
-    sd::host_pool pool(caching);
-    for (std::size_t bytes : {2 * mib, 2 * mib + 1, 7 * mib + 4093, 64 * mib}) {
+    hpd::host_pool pool(caching);
+    for (std::size_t bytes : {2 * pool_mib, 2 * pool_mib + 1, 7 * pool_mib + 4093, 64 * pool_mib}) {
       CAPTURE(bytes);
       void* p = pool.allocate(bytes);
-      CHECK(address_of(p) % sd::host_huge_page == 0);
+      CHECK(pool_address(p) % hpd::host_huge_page == 0);
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-      if (std::ifstream("/proc/self/smaps")) CHECK(huge_page_advised(p));
+      if (std::ifstream("/proc/self/smaps")) CHECK(pool_huge_page_advised(p));
 #endif
       pool.deallocate(p, bytes);
     }
-    void* m = pool.allocate(mib + 3);  // under 2 MiB: the ordinary 64-byte alignment
-    CHECK(address_of(m) % sd::host_alignment == 0);
-    pool.deallocate(m, mib + 3);
+    void* m = pool.allocate(pool_mib + 3);  // under 2 MiB: the ordinary 64-byte alignment
+    CHECK(pool_address(m) % hpd::host_alignment == 0);
+    pool.deallocate(m, pool_mib + 3);
   }
 }
 
 TEST_CASE("host_pool: past the limit, out_of_memory and nothing changes; the cache is released first") {
-  sd::host_pool pool(true);
-  pool.set_limit(10 * mib);
-  void* a = pool.allocate(4 * mib);
-  void* b = pool.allocate(2 * mib);
-  std::memset(a, 0x5a, 4 * mib);
+  hpd::host_pool pool(true);
+  pool.set_limit(10 * pool_mib);
+  void* a = pool.allocate(4 * pool_mib);
+  void* b = pool.allocate(2 * pool_mib);
+  std::memset(a, 0x5a, 4 * pool_mib);
   const auto before = pool.stats();
   try {
-    (void)pool.allocate(5 * mib);  // a 6 MiB block; 4 MiB available
+    (void)pool.allocate(5 * pool_mib);  // a 6 MiB block; 4 MiB available
     FAIL("no out_of_memory");
   } catch (const sinter::out_of_memory& e) {
-    CHECK(e.requested == 6 * mib);
-    CHECK(e.available == 4 * mib);
+    CHECK(e.requested == 6 * pool_mib);
+    CHECK(e.available == 4 * pool_mib);
     CHECK(std::string(e.what()).find("host memory") != std::string::npos);
   }
   const auto after = pool.stats();
   CHECK(after.in_use == before.in_use);
   CHECK(after.misses == before.misses);
-  CHECK(static_cast<unsigned char*>(a)[4 * mib - 1] == 0x5a);
-  pool.deallocate(b, 2 * mib);  // cached: 6 MiB in use + cached
-  CHECK(pool.stats().cached == 2 * mib);
-  void* c = pool.allocate(6 * mib);  // fits only once the cached block is given back
+  CHECK(static_cast<unsigned char*>(a)[4 * pool_mib - 1] == 0x5a);
+  pool.deallocate(b, 2 * pool_mib);  // cached: 6 MiB in use + cached
+  CHECK(pool.stats().cached == 2 * pool_mib);
+  void* c = pool.allocate(6 * pool_mib);  // fits only once the cached block is given back
   CHECK(pool.stats().cached == 0);
-  CHECK(pool.stats().in_use == 10 * mib);
-  pool.deallocate(c, 6 * mib);
-  pool.set_limit(5 * mib);  // lowering the limit trims the cache to fit
+  CHECK(pool.stats().in_use == 10 * pool_mib);
+  pool.deallocate(c, 6 * pool_mib);
+  pool.set_limit(5 * pool_mib);  // lowering the limit trims the cache to fit
   CHECK(pool.stats().cached == 0);
-  pool.deallocate(a, 4 * mib);
-  CHECK(pool.stats().cached == 4 * mib);
+  pool.deallocate(a, 4 * pool_mib);
+  CHECK(pool.stats().cached == 4 * pool_mib);
 }
 
 TEST_CASE("host_pool: the cache gives its oldest blocks back beyond its cap") {
-  sd::host_pool pool(true);
-  const std::size_t big = sd::host_cache_cap / 2 + 2 * mib;  // untouched: address space only
+  hpd::host_pool pool(true);
+  const std::size_t big = hpd::host_cache_cap / 2 + 2 * pool_mib;  // untouched: address space only
   void* a = pool.allocate(big);
   void* b = pool.allocate(big);
   pool.deallocate(a, big);
@@ -175,21 +175,21 @@ TEST_CASE("host_pool: the cache gives its oldest blocks back beyond its cap") {
 
 TEST_CASE("host_pool: SINTER_HOST_MEMORY_LIMIT") {
   ::setenv("SINTER_HOST_MEMORY_LIMIT", "64M", 1);
-  CHECK(sd::host_pool(true).stats().limit == 64 * mib);
+  CHECK(hpd::host_pool(true).stats().limit == 64 * pool_mib);
   ::setenv("SINTER_HOST_MEMORY_LIMIT", "3G", 1);
-  CHECK(sd::host_pool(true).stats().limit == std::size_t{3} << 30);
+  CHECK(hpd::host_pool(true).stats().limit == std::size_t{3} << 30);
   ::setenv("SINTER_HOST_MEMORY_LIMIT", "12345", 1);
-  CHECK(sd::host_pool(true).stats().limit == 12345);
+  CHECK(hpd::host_pool(true).stats().limit == 12345);
   ::setenv("SINTER_HOST_MEMORY_LIMIT", "lots", 1);
-  CHECK_THROWS_AS(sd::host_pool(true), sinter::value_error);
+  CHECK_THROWS_AS(hpd::host_pool(true), sinter::value_error);
   ::setenv("SINTER_HOST_MEMORY_LIMIT", "4T", 1);
-  CHECK_THROWS_AS(sd::host_pool(true), sinter::value_error);
+  CHECK_THROWS_AS(hpd::host_pool(true), sinter::value_error);
   ::unsetenv("SINTER_HOST_MEMORY_LIMIT");
-  CHECK(sd::host_pool(true).stats().limit == std::numeric_limits<std::size_t>::max());
+  CHECK(hpd::host_pool(true).stats().limit == std::numeric_limits<std::size_t>::max());
 }
 
 TEST_CASE("host_pool: two threads allocating and freeing") {
-  sd::host_pool pool(true);
+  hpd::host_pool pool(true);
   constexpr int rounds = 300;
   std::atomic<int> wrong{0};
   auto work = [&](unsigned seed) {
@@ -197,7 +197,7 @@ TEST_CASE("host_pool: two threads allocating and freeing") {
     std::vector<std::pair<unsigned char*, std::size_t>> held;
     for (int r = 0; r < rounds; ++r) {
       if (held.size() < 4 && rng() % 3 != 0) {
-        const std::size_t bytes = (1 + rng() % 5) * mib + rng() % 1000;
+        const std::size_t bytes = (1 + rng() % 5) * pool_mib + rng() % 1000;
         auto* p = static_cast<unsigned char*>(pool.allocate(bytes));
         const auto mark = static_cast<unsigned char>(seed + static_cast<unsigned>(r));
         std::memset(p, mark, bytes);
@@ -219,35 +219,35 @@ TEST_CASE("host_pool: two threads allocating and freeing") {
   const auto s = pool.stats();
   CHECK(s.in_use == 0);
   CHECK(s.hits > 0);
-  CHECK(s.cached <= sd::host_cache_cap);
+  CHECK(s.cached <= hpd::host_cache_cap);
 }
 
 TEST_CASE("host_first_touch and host_allocate_touched: fresh blocks only, one task per 2 MiB") {
   std::int64_t tasks = 0;
-  std::vector<unsigned char> buf(5 * mib + 100, 0xff);
-  sd::host_first_touch(buf.data(), buf.size(), serial_for{&tasks});
+  std::vector<unsigned char> buf(5 * pool_mib + 100, 0xff);
+  hpd::host_first_touch(buf.data(), buf.size(), pool_serial_for{&tasks});
   CHECK(tasks == 3);
   for (std::size_t i = 0; i < buf.size(); i += 4096) CHECK(buf[i] == 0);
   CHECK(buf[1] == 0xff);
 
   tasks = 0;
-  void* p = sd::host_allocate_touched(3 * mib, serial_for{&tasks});
+  void* p = hpd::host_allocate_touched(3 * pool_mib, pool_serial_for{&tasks});
   CHECK(tasks == 2);
-  sd::host_deallocate(p, 3 * mib);
+  hpd::host_deallocate(p, 3 * pool_mib);
   tasks = 0;
-  void* q = sd::host_allocate_touched(3 * mib, serial_for{&tasks});
-  CHECK(tasks == (sd::host_memory().caching() ? 0 : 2));  // a reused block was touched before
-  sd::host_deallocate(q, 3 * mib);
+  void* q = hpd::host_allocate_touched(3 * pool_mib, pool_serial_for{&tasks});
+  CHECK(tasks == (hpd::host_memory().caching() ? 0 : 2));  // a reused block was touched before
+  hpd::host_deallocate(q, 3 * pool_mib);
   tasks = 0;
-  void* r = sd::host_allocate_touched(1000, serial_for{&tasks});
+  void* r = hpd::host_allocate_touched(1000, pool_serial_for{&tasks});
   CHECK(tasks == 0);
-  sd::host_deallocate(r, 1000);
+  hpd::host_deallocate(r, 1000);
 }
 
 TEST_CASE("host pool through arrays: zeros after reuse, the allocation count, stats and the limit") {
-  CHECK(sd::host_memory().caching() == (SINTER_HOST_POOL != 0));
+  CHECK(hpd::host_memory().caching() == (SINTER_HOST_POOL != 0));
 #if defined(__SANITIZE_ADDRESS__)
-  CHECK_FALSE(sd::host_memory().caching());
+  CHECK_FALSE(hpd::host_memory().caching());
 #endif
   const sinter::index_t n = (std::int64_t{1} << 20) + 3;  // 4 MiB and a bit of float: a 6 MiB block
   const float* old = nullptr;
@@ -260,17 +260,17 @@ TEST_CASE("host pool through arrays: zeros after reuse, the allocation count, st
   auto z = sinter::zeros<float>({n}, sinter::par{});
   CHECK(sinter::allocation_count() == count + 1);  // a pool hit still counts
   const auto after = sinter::host_memory_stats();
-  if (sd::host_memory().caching()) {
+  if (hpd::host_memory().caching()) {
     CHECK(z.data() == old);
     CHECK(after.hits == before.hits + 1);
-    CHECK(after.cached + 6 * mib == before.cached);
+    CHECK(after.cached + 6 * pool_mib == before.cached);
   }
   bool all_zero = true;
   for (sinter::index_t i = 0; i < n; ++i) all_zero = all_zero && z.data()[i] == 0.0f;
   CHECK(all_zero);
 
   auto keep = sinter::full<double>({n}, 1.25, sinter::host{});
-  sinter::set_host_memory_limit(sinter::host_memory_stats().in_use + 4 * mib);
+  sinter::set_host_memory_limit(sinter::host_memory_stats().in_use + 4 * pool_mib);
   const auto limited = sinter::host_memory_stats();
   CHECK(limited.in_use + limited.cached <= limited.limit);  // the cache trimmed to fit
   CHECK_THROWS_AS((void)sinter::empty<float>({n}, sinter::par{}), sinter::out_of_memory);

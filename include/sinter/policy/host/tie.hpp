@@ -7,8 +7,9 @@
 /// read from memory once; a costly subexpression common to the trees
 /// (core/shared_nodes.hpp, picked across all of them: Black-Scholes' d1 in
 /// both call and put) is computed once per element into a tile buffer
-/// first. host runs it on [0, n), par once per chunk. Tied outputs in
-/// other layouts (strided, broadcast) run one loop over rows instead.
+/// first. host runs it on [0, n), par once per chunk (policy/host.hpp's
+/// run_chunks). Tied outputs in other layouts (strided, broadcast) run one
+/// loop over rows instead. The planner (plan.hpp) picks which.
 #include <algorithm>
 #include <cstddef>
 #include <string>
@@ -18,6 +19,7 @@
 
 #include "../../core/shared_nodes.hpp"
 #include "loop.hpp"
+#include "plan.hpp"
 #include "shared.hpp"
 #include "stream.hpp"
 
@@ -68,22 +70,6 @@ void run_tie_range(const std::tuple<memory_leaf<T, R>...>& outs, const std::tupl
   }
 }
 
-/// Whether a contiguous pass over the trees shares their subexpression:
-/// there is one, and every occurrence equals the first.
-template <class... B>
-bool tie_shares(const std::tuple<B...>& bounds) {
-  return std::apply([](const auto&... b) { return shared_equal_of(b...); }, bounds);
-}
-
-/// Whether host and par run the single-output pass `out = bound` as a tie
-/// of one, sharing its subexpression: there is one, the pass is contiguous
-/// and not empty, every occurrence is equal.
-template <class T, std::size_t R, class Node>
-bool shares(const memory_leaf<T, R>& out, const Node& bound) {
-  if constexpr (R == 0 || !has_shared_v<Node>) return false;
-  else return shape_size(out.shape) > 0 && out.unit() && shares_contiguous(bound);
-}
-
 /// One output's piece [j0, j1) of row idx in a tied pass over rows.
 template <class T, std::size_t R, class Node>
 SINTER_FORCEINLINE void tie_row(const memory_leaf<T, R>& out, const Node& node, const extents<R>& idx, index_t j0,
@@ -103,66 +89,20 @@ void run_tie_rows(const std::tuple<memory_leaf<T, R>...>& outs, const std::tuple
   });
 }
 
-/// Whether the tied pass runs contiguously here: rank >= 1, every output
-/// and every tree unit-stride row-major.
-template <class... T, std::size_t R, class... B, std::size_t... K>
-bool tie_contiguous(const std::tuple<memory_leaf<T, R>...>& outs, const std::tuple<B...>& bounds,
-                    std::index_sequence<K...>) {
-  if constexpr (R == 0) {
-    return false;
+/// The executor of the tile routes (shared_tiles, tie_tiles, their
+/// streaming forms) and route::tie_rows: flat positions [b, e) of the
+/// tied pass as `plan` says (plan_host's tie overload, or its single-output
+/// form for shared_tiles); a streaming piece is fenced here.
+template <class... T, std::size_t R, class... B>
+void run_tie_plan(const host_plan& plan, const std::tuple<memory_leaf<T, R>...>& outs,
+                  const std::tuple<B...>& bounds, index_t b, index_t e) {
+  if (plan.way == route::tie_rows) {
+    run_tie_rows(outs, bounds, b, e, std::index_sequence_for<B...>{});
   } else {
-    return (true && ... && get<K>(outs).unit()) &&
-           (true && ... && get<K>(bounds).unit());
+    const bool stream = plan.stream();
+    run_tie_range(outs, bounds, b, e, stream, plan.share, std::index_sequence_for<B...>{});
+    if (stream) stream_fence();
   }
-}
-
-/// Whether the outputs of a tie, together, are large enough to stream.
-template <class... T, std::size_t R>
-bool tie_streams(const std::tuple<memory_leaf<T, R>...>& outs) {
-  const auto n = static_cast<std::size_t>(shape_size(get<0>(outs).shape));
-  return use_streaming(n * (0 + ... + sizeof(T)));
-}
-
-/// The trace detail of a contiguous pass of one output (`tie` false) or
-/// several: its path, then `mid` (par's threads), then whether it shared
-/// costly calls.
-inline std::string tie_detail(bool tie, bool stream, const std::string& mid, bool share) {
-  return std::string(tie ? "tie " : "") + (stream ? "contiguous streaming" : "contiguous") + mid +
-         (share ? shared_note : "");
-}
-
-/// host's tied pass over rows on [0, n) (rank >= 1, not contiguous); its
-/// trace detail, "tie strided" + `mid`, into `detail` when not null.
-template <class... T, std::size_t R, class... B>
-void run_tie_rows_serial(const std::tuple<memory_leaf<T, R>...>& outs, const std::tuple<B...>& bounds,
-                         std::string* detail, const char* mid = "") {
-  run_tie_rows(outs, bounds, 0, shape_size(get<0>(outs).shape), std::index_sequence_for<B...>{});
-  if (detail) *detail = std::string("tie strided") + mid;
-}
-
-/// host's pass on [0, n) of contiguous outputs (tie_contiguous holds),
-/// sharing the trees' subexpression if `share` (tie_shares);
-/// tie_detail(sizeof...(T) > 1, ..., mid, ...) into `detail` when not null.
-template <class... T, std::size_t R, class... B>
-void run_tie_serial(const std::tuple<memory_leaf<T, R>...>& outs, const std::tuple<B...>& bounds, bool share,
-                    std::string* detail, const char* mid = "") {
-  const bool stream = tie_streams(outs);
-  run_tie_range(outs, bounds, 0, shape_size(get<0>(outs).shape), stream, share, std::index_sequence_for<B...>{});
-  if (stream) stream_fence();
-  if (detail) *detail = tie_detail(sizeof...(T) > 1, stream, mid, share);
-}
-
-/// host's pass of one or several outputs of rank >= 1 on [0, n): tiles
-/// when every output and tree is contiguous (sharing their subexpression
-/// when `known_shared`, the caller's check, or tie_shares holds), else
-/// rows.
-template <class... T, std::size_t R, class... B>
-void run_tie_host(const std::tuple<memory_leaf<T, R>...>& outs, const std::tuple<B...>& bounds, bool known_shared,
-                  std::string* detail, const char* mid = "") {
-  if (tie_contiguous(outs, bounds, std::index_sequence_for<B...>{}))
-    run_tie_serial(outs, bounds, known_shared || tie_shares(bounds), detail, mid);
-  else
-    run_tie_rows_serial(outs, bounds, detail, mid);
 }
 
 }  // namespace sinter::detail

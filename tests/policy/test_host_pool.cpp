@@ -1,7 +1,7 @@
-// Tests for the host caching allocator (include/sinter/policy/host_pool.hpp,
-// host_memory.hpp): reuse, statistics, the limit, SINTER_HOST_MEMORY_LIMIT,
-// two threads, huge-page alignment and advice, first touch, and what arrays
-// see through reuse. Most tests use a pool of their own; the ones through
+// Tests for the host caching allocator (include/sinter/policy/host_memory.hpp):
+// reuse, statistics, the limit, SINTER_HOST_MEMORY_LIMIT, two threads,
+// huge-page alignment and advice, first touch, and what arrays see through
+// reuse. Most tests use a pool of their own; the ones through
 // arrays use the process's pool and restore its limit.
 #include <doctest/doctest.h>
 
@@ -181,6 +181,10 @@ TEST_CASE("host_pool: SINTER_HOST_MEMORY_LIMIT") {
   ::setenv("SINTER_HOST_MEMORY_LIMIT", "12345", 1);
   CHECK(hpd::host_pool(true).stats().limit == 12345);
   ::setenv("SINTER_HOST_MEMORY_LIMIT", "lots", 1);
+  CHECK_THROWS_AS(hpd::host_pool(true), sinter::value_error);
+  ::setenv("SINTER_HOST_MEMORY_LIMIT", "99999999999999G", 1);  // past size_t: refused, not wrapped
+  CHECK_THROWS_AS(hpd::host_pool(true), sinter::value_error);
+  ::setenv("SINTER_HOST_MEMORY_LIMIT", "-5M", 1);
   CHECK_THROWS_AS(hpd::host_pool(true), sinter::value_error);
   ::setenv("SINTER_HOST_MEMORY_LIMIT", "4T", 1);
   CHECK_THROWS_AS(hpd::host_pool(true), sinter::value_error);

@@ -8,7 +8,6 @@
 /// are decided in assign's caller (evaluate.hpp; store forwarding:
 /// docs/design.md#store-forwarding) by the predicates below.
 #include <cstddef>
-#include <limits>
 #include <tuple>
 #include <utility>
 

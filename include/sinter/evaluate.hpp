@@ -13,6 +13,7 @@
 #include "describe.hpp"
 #include "expression.hpp"
 #include "policy/device_hooks.hpp"
+#include "policy/host/lagged.hpp"
 #include "trace.hpp"
 
 namespace sinter::detail {
@@ -285,6 +286,13 @@ SINTER_NOINLINE void assign_bound(const P& pol, const memory_leaf<T, R>& out, co
     }
   }
   if (needs_temporary(out, bound)) {
+    if constexpr (lagged_route_v<P, Bound>) {  // a fixed offset along the rows: policy/host/lagged.hpp
+      lagged_plan plan;
+      if (lagged_fits(out, bound, plan)) {
+        evaluate_pass(lagged_pass<P>{pol, plan}, out, bound, out.shape, node);
+        return;
+      }
+    }
     scratch<T, P> tmp(pol, shape_size(out.shape));
     const memory_leaf<T, R> t{tmp.ptr, out.shape, row_major_strides(out.shape)};
     run_pass(pol, t, node);

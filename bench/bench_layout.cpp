@@ -228,6 +228,82 @@ struct strided : positive_inputs {
 #endif
 };
 
+// In place, the 2-D 5-point stencil of a side x side float grid:
+// u[1:-1, 1:-1] = 0.25 (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:]),
+// NumPy's semantics (every read sees the old grid; the lagged-rows route,
+// policy/host/lagged.hpp) against the same stencil from u into a second grid
+// v (two buffers), a hand loop into v, and the whole temporary the in-place
+// assignment took before (eval, then a copy). Not a suite kernel (it writes
+// its input): "stencil/f32/<impl>/<side * side>", for bench/run.py.
+namespace stencil {
+constexpr index_t side = 2048;
+template <class P>
+using grid = st::view<float, 2, P>;
+template <class P>
+void two_buffer(float* u, float* v) {
+  const grid<P> a(u, {side, side});
+  grid<P> o(v, {side, side});
+  const auto in = st::slice(1, -1), lo = st::slice(0, -2), hi = st::slice(2, st::end);
+  o(in, in) = 0.25f * (a(lo, in) + a(hi, in) + a(in, lo) + a(in, hi));
+}
+template <class P>
+void in_place(float* u, float*) {
+  grid<P> a(u, {side, side});
+  const auto in = st::slice(1, -1), lo = st::slice(0, -2), hi = st::slice(2, st::end);
+  a(in, in) = 0.25f * (a(lo, in) + a(hi, in) + a(in, lo) + a(in, hi));
+}
+template <class P>
+void temporary(float* u, float*) {
+  grid<P> a(u, {side, side});
+  const auto in = st::slice(1, -1), lo = st::slice(0, -2), hi = st::slice(2, st::end);
+  a(in, in) = st::eval(0.25f * (a(lo, in) + a(hi, in) + a(in, lo) + a(in, hi)));
+}
+void hand(float* __restrict u, float* __restrict v) {
+  for (index_t i = 1; i + 1 < side; ++i)
+    for (index_t j = 1; j + 1 < side; ++j)
+      v[i * side + j] = 0.25f * (u[(i - 1) * side + j] + u[(i + 1) * side + j] + u[i * side + j - 1] + u[i * side + j + 1]);
+}
+
+/// Times f(u, v) on a fresh random grid u; first checks that one call
+/// leaves the grid the hand loop computes (in u for in-place, else in v).
+template <void (*F)(float*, float*), bool InPlace>
+void run(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(side * side);
+  std::vector<float> start(n), want(n), u(n), v(n);
+  std::mt19937 gen(7);
+  std::uniform_real_distribution<float> dist(-1.f, 1.f);
+  for (float& x : start) x = dist(gen);
+  want = start;
+  hand(start.data(), want.data());
+  u = start;
+  v = start;
+  F(u.data(), v.data());
+  if ((InPlace ? u : v) != want) {
+    state.SkipWithError("stencil: result differs from the hand loop's");
+    return;
+  }
+  for (auto _ : state) {
+    F(u.data(), v.data());
+    benchmark::ClobberMemory();
+  }
+  // Bytes: the grid read once and written once.
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * 2 * static_cast<std::int64_t>(n * sizeof(float)));
+}
+
+void register_all() {
+  const std::string n = "/" + std::to_string(side * side);
+  const auto add = [&](const char* impl, void (*f)(benchmark::State&)) {
+    benchmark::RegisterBenchmark(("stencil/f32/" + std::string(impl) + n).c_str(), f)->UseRealTime();
+  };
+  add("sinter_host_in_place", run<in_place<st::host>, true>);
+  add("sinter_host_two_buffer", run<two_buffer<st::host>, false>);
+  add("sinter_host_temporary", run<temporary<st::host>, true>);
+  add("sinter_par_in_place", run<in_place<st::par>, true>);
+  add("sinter_par_two_buffer", run<two_buffer<st::par>, false>);
+  add("hand", run<hand, false>);
+}
+}  // namespace stencil
+
 }  // namespace bench
 
 int main(int argc, char** argv) {
@@ -239,5 +315,6 @@ int main(int argc, char** argv) {
     register_kernel<sum_sq_diff, double>();
     register_kernel<row_broadcast, double>();
     register_kernel<strided, double>();
+    stencil::register_all();
   });
 }

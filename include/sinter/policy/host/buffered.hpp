@@ -53,6 +53,27 @@ inline constexpr std::size_t leaf_size_v<memory_leaf<T, R, D>> = sizeof(T);
 template <class F, class... A>
 inline constexpr std::size_t leaf_size_v<map_node<F, A...>> = std::max({std::size_t{0}, leaf_size_v<A>...});
 
+/// Whether every memory leaf of a bufferable tree reads its rows at stride
+/// 1 or 0 (a column broadcast, `x - m` with m of shape (n, 1)): a block
+/// within a row then gathers nothing from memory, it only fills a buffer
+/// with the broadcast leaf's one value.
+template <class T, std::size_t R, bool D>
+SINTER_FORCEINLINE bool rows_unit_or_bcast(const memory_leaf<T, R, D>& l) {
+  return l.strides[R - 1] == 0 || l.strides[R - 1] == 1;
+}
+template <class T>
+SINTER_FORCEINLINE bool rows_unit_or_bcast(const scalar_leaf<T>&) {
+  return true;
+}
+template <class F, class... A, std::size_t... I>
+SINTER_FORCEINLINE bool rows_unit_or_bcast_of(const map_node<F, A...>& n, std::index_sequence<I...>) {
+  return (true && ... && rows_unit_or_bcast(get<I>(n.args)));
+}
+template <class F, class... A>
+SINTER_FORCEINLINE bool rows_unit_or_bcast(const map_node<F, A...>& n) {
+  return rows_unit_or_bcast_of(n, std::index_sequence_for<A...>{});
+}
+
 /// Rows at least this long are cut into blocks within each row (an operand
 /// whose rows have unit stride is then read in place); shorter rows are
 /// blocked across rows (only operands contiguous over the whole pass are
@@ -69,6 +90,8 @@ struct block_at {
   bool in_row;     // the block lies in one row
   unsigned char* next;  // the next free buffer
   index_t slot;    // bytes of a buffer
+  index_t kept;    // positions of a column broadcast's buffer still filled from
+                   // the previous block of the same row (0 on a new row)
 };
 
 /// Offset of the position (idx, j) under strides.
@@ -145,6 +168,11 @@ SINTER_NOINLINE T* block_source(const memory_leaf<T, R>& l, block_at<R>& b) {
   if (in_place) return l.ptr + block_offset(b.idx, b.j, l.strides);
   V* buf = reinterpret_cast<V*>(b.next);
   b.next += b.slot;
+  if (b.in_row && l.strides[R - 1] == 0) {  // a column broadcast: one value per row
+    const V v = l.ptr[row_offset(b.idx, l.strides)];
+    for (index_t t = b.kept; t < b.len; ++t) buf[t] = v;
+    return buf;
+  }
   gather_block<V, R>(buf, l.ptr, l.shape, l.strides, b.idx, b.j, b.len);
   return buf;
 }
@@ -228,7 +256,12 @@ void run_buffered(const memory_leaf<T, R>& out, const Node& node, index_t s, ind
   // In a row whose operands all have unit stride nothing is gathered: the
   // block is the whole row piece (unless the output needs its buffer).
   const bool whole_rows = in_row && out_in_place && node.rows_step_is(1);
+  // A column broadcast reads no memory a block must wait on (its buffer is
+  // one value filled in L1): its blocks are as long as the buffers, streamed
+  // or not, rather than the short blocks of a gathering streamed pass.
+  const bool col_bcast = in_row && out_in_place && !whole_rows && rows_unit_or_bcast(node);
   const bool wide = wide_pass<T>(e - s);
+  index_t kept = 0;  // the previous block's length in this row (its buffers are the same slots)
   for (index_t p = s; p < e;) {
     extents<R> idx{};  // the block's first position (idx, j)
     index_t j = 0;
@@ -241,13 +274,15 @@ void run_buffered(const memory_leaf<T, R>& out, const Node& node, index_t s, ind
     // end on a 64-byte line of the output where its elements allow, so that
     // stream_range streams every whole block rather than splitting each
     // into an ordinary head and tail.
-    if (stream && out_in_place && !whole_rows) {
+    if (stream && out_in_place && !whole_rows && !col_bcast) {
       if (Bs < len) len = Bs;
       const auto mis = reinterpret_cast<std::uintptr_t>(o) % 64;
       if (mis != 0 && mis % sizeof(T) == 0 && static_cast<index_t>((64 - mis) / sizeof(T)) < len)
         len = static_cast<index_t>((64 - mis) / sizeof(T));
     }
-    block_at<R> b{idx, j, len, in_row, scratch, static_cast<index_t>(slot)};
+    if (j == 0) kept = 0;
+    block_at<R> b{idx, j, len, in_row, scratch, static_cast<index_t>(slot), kept};
+    kept = len;
     const auto c = block_cursor(node, b);
     static_assert(std::is_same_v<std::remove_const_t<decltype(c)>, decltype(node.linear())>);
     if (out_in_place) {

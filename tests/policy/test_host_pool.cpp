@@ -103,6 +103,15 @@ TEST_CASE("host_pool: small requests are counted but not cached; a pool without 
   pool.deallocate(p, 1000);
   CHECK(pool.stats().cached == 0);
   CHECK(pool.stats().hits + pool.stats().misses == 0);
+  pool.set_limit(1500);  // small requests count against the limit too
+  void* s1 = pool.allocate(600);
+  void* s2 = pool.allocate(600);
+  CHECK_THROWS_AS((void)pool.allocate(600), sinter::out_of_memory);
+  CHECK(pool.stats().in_use == 1200);
+  pool.deallocate(s1, 600);
+  pool.deallocate(s2, 600);
+  CHECK(pool.stats().in_use == 0);
+  CHECK(pool.stats().peak == 1200);
 
   hpd::host_pool plain(false);
   void* q = plain.allocate(3 * pool_mib);
@@ -201,7 +210,8 @@ TEST_CASE("host_pool: two threads allocating and freeing") {
     std::vector<std::pair<unsigned char*, std::size_t>> held;
     for (int r = 0; r < rounds; ++r) {
       if (held.size() < 4 && rng() % 3 != 0) {
-        const std::size_t bytes = (1 + rng() % 5) * pool_mib + rng() % 1000;
+        // large (cached blocks, the lock) and small (atomic counters only)
+        const std::size_t bytes = rng() % 4 == 0 ? 1 + rng() % 5000 : (1 + rng() % 5) * pool_mib + rng() % 1000;
         auto* p = static_cast<unsigned char*>(pool.allocate(bytes));
         const auto mark = static_cast<unsigned char>(seed + static_cast<unsigned>(r));
         std::memset(p, mark, bytes);

@@ -9,6 +9,7 @@
 /// sinter's CUDA pool). Blocks of 2 MiB and more are 2 MiB aligned and
 /// offered transparent huge pages (madvise, Linux). ASan builds bypass the
 /// cache (SINTER_HOST_POOL).
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -115,12 +116,14 @@ inline void host_system_free(void* p, std::size_t size) noexcept {
   ::operator delete(p, std::align_val_t{host_block_alignment(size)});
 }
 
-/// The accounting and the cache; thread-safe (one mutex).
+/// The accounting and the cache; thread-safe. A request under the threshold
+/// with no limit set takes no lock (atomic counters): small temporaries are
+/// made and freed often.
 class host_pool {
  public:
   /// `caching`: keep freed large blocks (SINTER_HOST_POOL). Reads SINTER_HOST_MEMORY_LIMIT.
   explicit host_pool(bool caching = SINTER_HOST_POOL != 0) : caching_(caching) {
-    if (const char* env = std::getenv("SINTER_HOST_MEMORY_LIMIT")) limit_ = parse_byte_size(env);
+    if (const char* env = std::getenv("SINTER_HOST_MEMORY_LIMIT")) limit_.store(parse_byte_size(env));
   }
   host_pool(const host_pool&) = delete;
   host_pool& operator=(const host_pool&) = delete;
@@ -132,7 +135,9 @@ class host_pool {
   void* allocate(std::size_t bytes, bool* fresh = nullptr) {
     const bool pooled = caching_ && bytes >= host_pool_threshold;
     const std::size_t size = pooled ? host_block_size(bytes) : bytes;
-    {
+    if (!pooled && limit_.load(std::memory_order_relaxed) == unlimited) {
+      take(size);
+    } else {
       std::lock_guard<std::mutex> lock(mutex_);
       if (pooled) {
         for (std::size_t i = free_.size(); i-- > 0;) {  // the most recently freed first
@@ -146,14 +151,15 @@ class host_pool {
           return p;
         }
       }
-      const std::size_t avail = limit_ > in_use_ ? limit_ - in_use_ : 0;
+      const std::size_t limit = limit_.load(), in_use = in_use_.load();
+      const std::size_t avail = limit > in_use ? limit - in_use : 0;
       if (size > avail)
         throw out_of_memory("host memory: cannot allocate " + std::to_string(size) + " bytes: limit " +
-                                std::to_string(limit_) + ", in use " + std::to_string(in_use_) +
+                                std::to_string(limit) + ", in use " + std::to_string(in_use) +
                                 ", available " + std::to_string(avail) +
                                 "; free arrays or raise sinter::set_host_memory_limit",
                             size, avail);
-      trim_locked(limit_ - in_use_ - size);
+      trim_locked(avail - size);
       take(size);
       if (pooled) ++misses_;
     }
@@ -165,8 +171,7 @@ class host_pool {
       try {
         return host_system_allocate(size);
       } catch (const std::bad_alloc&) {
-        std::lock_guard<std::mutex> lock(mutex_);
-        in_use_ -= size;
+        in_use_.fetch_sub(size);
         throw;
       }
     }
@@ -178,12 +183,13 @@ class host_pool {
     if (!p) return;
     const bool pooled = caching_ && bytes >= host_pool_threshold;
     const std::size_t size = pooled ? host_block_size(bytes) : bytes;
-    {
+    in_use_.fetch_sub(size);
+    if (pooled) {
       std::lock_guard<std::mutex> lock(mutex_);
-      in_use_ -= size < in_use_ ? size : in_use_;
-      const std::size_t room = limit_ > in_use_ ? limit_ - in_use_ : 0;
+      const std::size_t limit = limit_.load(), in_use = in_use_.load();
+      const std::size_t room = limit > in_use ? limit - in_use : 0;
       const std::size_t keep = room < host_cache_cap ? room : host_cache_cap;
-      if (pooled && size <= keep) {
+      if (size <= keep) {
         trim_locked(keep - size);
         try {
           free_.push_back({p, size});
@@ -205,17 +211,18 @@ class host_pool {
   /// Limit the bytes in use plus cached; trims the cache to fit.
   void set_limit(std::size_t bytes) {
     std::lock_guard<std::mutex> lock(mutex_);
-    limit_ = bytes;
-    trim_locked(limit_ > in_use_ ? limit_ - in_use_ : 0);
+    limit_.store(bytes);
+    const std::size_t in_use = in_use_.load();
+    trim_locked(bytes > in_use ? bytes - in_use : 0);
   }
 
   host_pool_stats stats() const {
     std::lock_guard<std::mutex> lock(mutex_);
     host_pool_stats s;
-    s.in_use = in_use_;
-    s.peak = peak_;
+    s.in_use = in_use_.load();
+    s.peak = peak_.load();
     s.cached = cached_;
-    s.limit = limit_;
+    s.limit = limit_.load();
     s.hits = hits_;
     s.misses = misses_;
     return s;
@@ -229,9 +236,12 @@ class host_pool {
     void* p;
     std::size_t size;
   };
-  void take(std::size_t size) {
-    in_use_ += size;
-    if (in_use_ > peak_) peak_ = in_use_;
+  static constexpr std::size_t unlimited = std::numeric_limits<std::size_t>::max();
+  void take(std::size_t size) noexcept {
+    const std::size_t now = in_use_.fetch_add(size, std::memory_order_relaxed) + size;
+    std::size_t peak = peak_.load(std::memory_order_relaxed);
+    while (now > peak && !peak_.compare_exchange_weak(peak, now, std::memory_order_relaxed)) {
+    }
   }
   // Frees the oldest cached blocks until at most `keep` bytes stay cached.
   void trim_locked(std::size_t keep) noexcept {
@@ -247,8 +257,8 @@ class host_pool {
   const bool caching_;
   mutable std::mutex mutex_;
   std::vector<block> free_;  // oldest first; few (the cap over the threshold at most)
-  std::size_t limit_ = std::numeric_limits<std::size_t>::max();
-  std::size_t in_use_ = 0, peak_ = 0, cached_ = 0, hits_ = 0, misses_ = 0;
+  std::atomic<std::size_t> limit_{unlimited}, in_use_{0}, peak_{0};
+  std::size_t cached_ = 0, hits_ = 0, misses_ = 0;  // guarded by mutex_
 };
 
 /// The process's host pool (never destroyed, so that arrays freed during

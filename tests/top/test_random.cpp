@@ -83,7 +83,7 @@ struct rnd_threads {
 };
 
 template <class T>
-bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+bool rnd_same_bits(const std::vector<T>& a, const std::vector<T>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
 }
 
@@ -220,16 +220,16 @@ TEST_CASE("random: views of a generator are views of the materialised array") {
   // strided and reversed slices
   const st::array<float, 2> s1 = g(st::slice(1, st::none, 3), st::slice(st::none, st::none, -1));
   const st::array<float, 2> r1 = mat(st::slice(1, st::none, 3), st::slice(st::none, st::none, -1));
-  CHECK(same_bits(rnd_values(s1), rnd_values(r1)));
+  CHECK(rnd_same_bits(rnd_values(s1), rnd_values(r1)));
   const st::array<float, 1> s2 = g(5, st::slice(n - 1, 2, -7));
   const st::array<float, 1> r2 = mat(5, st::slice(n - 1, 2, -7));
-  CHECK(same_bits(rnd_values(s2), rnd_values(r2)));
+  CHECK(rnd_same_bits(rnd_values(s2), rnd_values(r2)));
   // transpose, reshape
   const st::array<float, 2> t1 = st::transpose(g);
   const st::array<float, 2> t2 = st::transpose(mat);
-  CHECK(same_bits(rnd_values(t1), rnd_values(t2)));
+  CHECK(rnd_same_bits(rnd_values(t1), rnd_values(t2)));
   const st::array<float, 3> h1 = st::reshape(sr::normal<float>(k, {m, n}), {m * n / 37, 1, -1});
-  CHECK(same_bits(rnd_values(h1), rnd_values(mat)));
+  CHECK(rnd_same_bits(rnd_values(h1), rnd_values(mat)));
   // par through a reversed view, into a strided output
   {
     rnd_threads restore;

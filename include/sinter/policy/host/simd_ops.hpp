@@ -35,10 +35,10 @@ namespace sinter::detail::simd {
 #if defined(__AVX512F__)
 /// Bytes per vector of the explicit loop.
 inline constexpr int vector_bytes = 64;
-namespace lanes_f = math::impl::lane_avx512;
+using lanes_f = math::impl::lane_avx512;
 #else
 inline constexpr int vector_bytes = 32;
-namespace lanes_f = math::impl::lane_avx;
+using lanes_f = math::impl::lane_avx;
 #endif
 
 /// Elements of T per vector.
@@ -193,7 +193,7 @@ struct op_form<F, T, vector_form::sqrt_instruction> {
 #define SINTER_DETAIL_SIMD_OP_pairs SINTER_DETAIL_SIMD_OP_PAIR
 #define SINTER_DETAIL_SIMD_OP_single(F, T, one, two, kernel) SINTER_DETAIL_SIMD_OP_KERNEL(F, T, one::kernel(a))
 
-/// Float's own kernels (f32 rows: exp and tanh, exp_f32.inl, every product
+/// Float's own kernels (f32 rows: exp and tanh, exp_f32.hpp, every product
 /// that may fuse an explicit fma), on pairs too.
 #define SINTER_DETAIL_SIMD_F32_ROW_f32(F, kernel, pairs) \
   SINTER_DETAIL_SIMD_OP_##pairs(F, float, lanes_f, lane_avx512_f2, kernel)
@@ -211,7 +211,7 @@ namespace lanes_d = math::impl::lane_avx512_d;
 namespace lanes_d = math::impl::lane_avx2_d;
 #endif
 /// The exponentials, logarithms, hyperbolic functions and erf/erfc of
-/// double: the lane kernels of exp_f64.inl and log_erf_f64.inl (every
+/// double: the lane kernels of exp_f64.hpp and log_erf_f64.hpp (every
 /// double function of exp_log.hpp and erf/erfc). Not calls in the scalar
 /// loop (GCC inlines the double kernels and vectorises them), but a third
 /// more instructions there (kernels_f64.hpp).
@@ -262,7 +262,7 @@ SINTER_FORCEINLINE vec<float> join_f32(__m256d lo, __m256d hi) {
 
 /// The float functions that compute in double: the double kernels of
 /// exp_log.hpp (exp2, expm1, log1p and the hyperbolic functions but tanh)
-/// and float's own kernels of log_erf_f32.inl (log, log2, log10, erf,
+/// and float's own kernels of log_erf_f32.hpp (log, log2, log10, erf,
 /// erfc). Same bits as the scalar functions, which GCC vectorises with the
 /// double kernel's masks read from sign bits (kernels_f64.hpp).
 /// (the f64 rows; a widened row runs on one vector at a time: `single`).

@@ -12,6 +12,10 @@
 /// loop"). The copies are one loop per element
 /// type and rank, shared by every expression.
 ///
+/// A column broadcast (rows at stride 0, `x - m` with m of shape (n, 1))
+/// beside operands read in place gathers nothing: its blocks are full
+/// length, streamed or not, its buffer one value per row (col_bcast).
+///
 /// Trees of memory and scalar leaves take this path (`bufferable_v`);
 /// generators (arange, random) keep the run-time-stride loop (run_rows<0>).
 #include <algorithm>

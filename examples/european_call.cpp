@@ -4,7 +4,7 @@
 // and averaged along the paths in one fused pass per reduction, the draws
 // never stored. On the GPU when one answers, else the CPU thread pool.
 // Checked against the Black-Scholes closed form within 3 standard errors.
-//   european_call [n [seed]]     defaults: 1000000 paths, seed 1
+//   european_call [n [seed]]     defaults: 200000 paths, seed 1
 #include <sinter/sinter.hpp>
 
 #include <cerrno>
@@ -60,9 +60,9 @@ bool parse(const char* s, long lo, long hi, long& v) {
 }
 
 int main(int argc, char** argv) {
-  long n = 1000000, seed = 1;
+  long n = 200000, seed = 1;
   if (argc > 3 || (argc > 1 && !parse(argv[1], 100, 100000000, n)) || (argc > 2 && !parse(argv[2], 0, 1L << 31, seed))) {
-    std::fprintf(stderr, "usage: %s [n [seed]]\n  n: paths, 100 to 100000000 (default 1000000)\n"
+    std::fprintf(stderr, "usage: %s [n [seed]]\n  n: paths, 100 to 100000000 (default 200000)\n"
                          "  seed: 0 to 2^31 (default 1)\n", argv[0]);
     return 2;
   }

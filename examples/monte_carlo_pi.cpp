@@ -4,7 +4,7 @@
 // each point, never stored. On the GPU when one answers, else the CPU
 // thread pool; the same points either way. Checked: |estimate - pi| below
 // 5 standard errors.
-//   monte_carlo_pi [n [seed]]     defaults: 10000000 points, seed 1
+//   monte_carlo_pi [n [seed]]     defaults: 1000000 points, seed 1
 #include <sinter/sinter.hpp>
 
 #include <cerrno>
@@ -39,9 +39,9 @@ bool parse(const char* s, long lo, long hi, long& v) {
 }
 
 int main(int argc, char** argv) {
-  long n = 10000000, seed = 1;
+  long n = 1000000, seed = 1;
   if (argc > 3 || (argc > 1 && !parse(argv[1], 100, 1000000000, n)) || (argc > 2 && !parse(argv[2], 0, 1L << 31, seed))) {
-    std::fprintf(stderr, "usage: %s [n [seed]]\n  n: points, 100 to 1000000000 (default 10000000)\n"
+    std::fprintf(stderr, "usage: %s [n [seed]]\n  n: points, 100 to 1000000000 (default 1000000)\n"
                          "  seed: 0 to 2^31 (default 1)\n", argv[0]);
     return 2;
   }

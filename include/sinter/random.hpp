@@ -105,7 +105,8 @@ auto uniform(const key& k, const extents<R>& shape, double lo = 0, double hi = 1
   using C = compute_t<T>;
   const auto s = detail::random_shape(shape, "sinter::random::uniform");
   const C l = static_cast<C>(static_cast<T>(lo)), h = static_cast<C>(static_cast<T>(hi));
-  if (!(h > l) || !std::isfinite(l) || !std::isfinite(h))
+  if (!std::isfinite(l)) detail::random_bad("uniform", "lo", lo, "lo must be finite in the element type");
+  if (!(h > l) || !std::isfinite(h))
     detail::random_bad("uniform", "hi", hi, "hi must be finite and above lo (after rounding to the element type)");
   if (!std::isfinite(h - l)) detail::random_bad("uniform", "hi", hi, "hi - lo overflows the element type");
   const detail::uniform_gen<T> g{detail::random_words(k), l, h - l, detail::random_below(static_cast<T>(h))};

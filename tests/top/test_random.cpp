@@ -42,7 +42,7 @@ double ref_normal(const sr::key& k, std::uint64_t i, bool is_double) {
   const double u1 = is_double ? std::ldexp(static_cast<double>((rnd_join(b[0], b[1]) >> 11) + 1), -53)
                               : std::ldexp(static_cast<double>((b[0] >> 8) + 1), -24);
   const double u2 = is_double ? ref_unit_d(b[2], b[3]) : ref_unit_f(b[1]);
-  return std::sqrt(-2 * std::log(u1)) * std::cos(2 * M_PI * u2);
+  return std::sqrt(-2 * std::log(u1)) * std::cos(2 * 3.14159265358979323846 * u2);
 }
 double ref_exponential(const sr::key& k, std::uint64_t i, bool is_double) {
   const auto b = rnd_block(k, i, 5);
@@ -362,6 +362,8 @@ TEST_CASE("random: bad arguments throw value_error naming the argument, before a
   says([&] { (void)sr::uniform<st::half>(k, {4}, 1, 1.0001); }, "hi");  // equal after rounding to half
   says([&] { (void)sr::uniform<float>(k, {4}, -3e38, 3e38); }, "hi");
   says([&] { (void)sr::uniform<double>(k, {4}, 0, std::nan("")); }, "hi");
+  says([&] { (void)sr::uniform<double>(k, {4}, -std::numeric_limits<double>::infinity(), 0); }, "lo");
+  says([&] { (void)sr::uniform<st::half>(k, {4}, -1e5, 0); }, "lo");  // beyond half: -inf
   says([&] { (void)sr::normal<float>(k, {4}, 0, -1); }, "stddev");
   says([&] { (void)sr::exponential<double>(k, {4}, 0); }, "scale");
   says([&] { (void)sr::exponential<double>(k, {4}, -2); }, "scale");

@@ -144,6 +144,11 @@ void proof(dev<float>& a, dev<float>& b, dev<float>& c, dev<float>& out) {
   // @case expr=sum(m * 2 + row, axis 1) (CUB DeviceSegmentedReduce) | kind=reduce | loads=2 | stores=0
   dev<float, 2> m({64, 64});
   (void)st::sum(m * 2.f + a, st::axis(1));
+#elif SINTER_PTX_CASE == 20
+  // A random generator fused into the pass: Philox and Box-Muller in
+  // registers, nothing loaded for it.
+  // @case expr=a + 0.1 * random::normal(k, a.shape()) (fused noise) | loads=1 | stores=1
+  instantiate(out, a + 0.1f * st::random::normal<float>(st::random::key{1}, a.shape()));
 #else
 #error "unknown SINTER_PTX_CASE"
 #endif

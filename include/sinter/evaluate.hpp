@@ -271,7 +271,8 @@ void run_pass(const P& pol, const memory_leaf<T, R>& out, const Node& node) {
 
 /// The general path of assign: `bound` is e's node bound to out's shape. If
 /// it reads the output's memory through a different index mapping, it is
-/// evaluated into a temporary first (two passes, one allocation). A small
+/// evaluated into a temporary first (two passes, one allocation), unless
+/// host or par takes it by lagged rows (a fixed offset: a stencil). A small
 /// untraced rank-1 pass whose leaves all read at stride 2 runs the step-2
 /// loop straight away where the backend offers it (direct_step2_ok), after
 /// rows_overlap<2>. That check sits here, not in assign: inlined into the

@@ -93,10 +93,6 @@ struct threads_set {
 
 }  // namespace lagged_test
 
-using lagged_test::in_place_matches_copy;
-using lagged_test::near;
-using lagged_test::weight;
-
 #define SINTER_LAGGED_TYPES                                                                                   \
   std::pair<st::host, float>, std::pair<st::host, double>, std::pair<st::host, int>, std::pair<st::par, float>, \
       std::pair<st::par, double>, std::pair<st::par, int>
@@ -104,24 +100,24 @@ using lagged_test::weight;
 TEST_CASE_TEMPLATE("lagged rows: 1-D stencils, offsets 1 and 2 either way", PT, SINTER_LAGGED_TYPES) {
   using P = typename PT::first_type;
   using T = typename PT::second_type;
-  const T w = weight<T>();
+  const T w = lagged_test::weight<T>();
   for (const index_t n : {0, 1, 2, 3, 5, 17, 31, 4099, 8209, 100003}) {
     CAPTURE(n);
     const auto un = static_cast<std::size_t>(n);
     // u[1:-1] = w * (u[:-2] + u[2:]): reads one back and one ahead.
     auto u = lagged_test::filled<T, 1, P>({n}, lagged_test::values<T>(un, 1));
-    auto old = in_place_matches_copy(
+    auto old = lagged_test::in_place_matches_copy(
         u, [&](auto& o, const auto& s) { o(st::slice(1, -1)) = w * (s(st::slice(0, -2)) + s(st::slice(2, st::end))); },
         n > 3);  // n = 3: one element, no overlap
     index_t bad = 0;
     for (std::size_t i = 0; i < un; ++i) {
       const double want = i == 0 || i + 1 >= un ? static_cast<double>(old[i])
                                                 : static_cast<double>(w) * (double(old[i - 1]) + double(old[i + 1]));
-      bad += !near(u.data()[i], want);
+      bad += !lagged_test::near(u.data()[i], want);
     }
     CHECK_MESSAGE(bad == 0, "u[1:-1] = w (u[:-2] + u[2:]): " << bad << " wrong");
     // u[2:-2] = u[:-4] * w - u[4:] + u[2:-2]: two back, two ahead, itself.
-    old = in_place_matches_copy(
+    old = lagged_test::in_place_matches_copy(
         u,
         [&](auto& o, const auto& s) {
           o(st::slice(2, -2)) = s(st::slice(0, -4)) * w - s(st::slice(4, st::end)) + s(st::slice(2, -2));
@@ -131,23 +127,23 @@ TEST_CASE_TEMPLATE("lagged rows: 1-D stencils, offsets 1 and 2 either way", PT, 
     for (std::size_t i = 0; i < un; ++i) {
       const double want = i < 2 || i + 2 >= un ? static_cast<double>(old[i])
                                                : double(old[i - 2]) * double(w) - double(old[i + 2]) + double(old[i]);
-      bad += !near(u.data()[i], want);
+      bad += !lagged_test::near(u.data()[i], want);
     }
     CHECK_MESSAGE(bad == 0, "u[2:-2] = u[:-4] w - u[4:] + u[2:-2]: " << bad << " wrong");
     // u[1:] = u[:-1] * w + 1 (only back) and u[:-2] = u[2:] - u[:-2] (only ahead).
-    old = in_place_matches_copy(
+    old = lagged_test::in_place_matches_copy(
         u, [&](auto& o, const auto& s) { o(st::slice(1, st::end)) = s(st::slice(0, -1)) * w + T(1); }, n > 2);
     bad = 0;
-    for (std::size_t i = 1; i < un; ++i) bad += !near(u.data()[i], double(old[i - 1]) * double(w) + 1);
+    for (std::size_t i = 1; i < un; ++i) bad += !lagged_test::near(u.data()[i], double(old[i - 1]) * double(w) + 1);
     CHECK_MESSAGE(bad == 0, "u[1:] = u[:-1] w + 1: " << bad << " wrong");
-    old = in_place_matches_copy(
+    old = lagged_test::in_place_matches_copy(
         u, [&](auto& o, const auto& s) { o(st::slice(0, -2)) = s(st::slice(2, st::end)) - s(st::slice(0, -2)); },
         n > 4);
     bad = 0;
-    for (std::size_t i = 0; i + 2 < un; ++i) bad += !near(u.data()[i], double(old[i + 2]) - double(old[i]));
+    for (std::size_t i = 0; i + 2 < un; ++i) bad += !lagged_test::near(u.data()[i], double(old[i + 2]) - double(old[i]));
     CHECK_MESSAGE(bad == 0, "u[:-2] = u[2:] - u[:-2]: " << bad << " wrong");
     // Step-2 views: u[2:-2:2] = u[:-4:2] + u[4::2] (one row of the output either way).
-    old = in_place_matches_copy(
+    old = lagged_test::in_place_matches_copy(
         u,
         [&](auto& o, const auto& s) {
           o(st::slice(2, -2, 2)) = s(st::slice(0, -4, 2)) + s(st::slice(4, st::end, 2)) * w;
@@ -156,7 +152,7 @@ TEST_CASE_TEMPLATE("lagged rows: 1-D stencils, offsets 1 and 2 either way", PT, 
     bad = 0;
     for (std::size_t i = 0; i < un; ++i) {
       const bool written = i >= 2 && i + 2 < un && i % 2 == 0;
-      bad += !near(u.data()[i], written ? double(old[i - 2]) + double(old[i + 2]) * double(w) : double(old[i]));
+      bad += !lagged_test::near(u.data()[i], written ? double(old[i - 2]) + double(old[i + 2]) * double(w) : double(old[i]));
     }
     CHECK_MESSAGE(bad == 0, "u[2:-2:2] = u[:-4:2] + u[4::2] w: " << bad << " wrong");
   }
@@ -166,7 +162,7 @@ TEST_CASE_TEMPLATE("lagged rows: par splits 1000003 elements identically for 1, 
                    std::pair<st::par, float>, std::pair<st::par, double>, std::pair<st::par, int>) {
   using P = typename PT::first_type;
   using T = typename PT::second_type;
-  const T w = weight<T>();
+  const T w = lagged_test::weight<T>();
   const index_t n = 1000003;
   const auto start = lagged_test::values<T>(static_cast<std::size_t>(n), 7);
   std::vector<T> first;
@@ -174,7 +170,7 @@ TEST_CASE_TEMPLATE("lagged rows: par splits 1000003 elements identically for 1, 
     CAPTURE(threads);
     lagged_test::threads_set ts(threads);
     auto u = lagged_test::filled<T, 1, P>({n}, start);
-    const auto old = in_place_matches_copy(
+    const auto old = lagged_test::in_place_matches_copy(
         u,
         [&](auto& o, const auto& s) {
           o(st::slice(2, -1)) = w * (s(st::slice(0, -3)) + s(st::slice(1, -2)) + s(st::slice(3, st::end)));
@@ -182,7 +178,7 @@ TEST_CASE_TEMPLATE("lagged rows: par splits 1000003 elements identically for 1, 
         true);
     index_t bad = 0;
     for (std::size_t i = 2; i + 1 < old.size(); ++i)
-      bad += !near(u.data()[i], double(w) * (double(old[i - 2]) + double(old[i - 1]) + double(old[i + 1])));
+      bad += !lagged_test::near(u.data()[i], double(w) * (double(old[i - 2]) + double(old[i - 1]) + double(old[i + 1])));
     CHECK_MESSAGE(bad == 0, bad << " wrong");
     {
       st::trace_scope t;
@@ -199,17 +195,18 @@ TEST_CASE_TEMPLATE("lagged rows: par splits 1000003 elements identically for 1, 
 TEST_CASE_TEMPLATE("lagged rows: the 2-D 5-point stencil, and offsets along one axis", PT, SINTER_LAGGED_TYPES) {
   using P = typename PT::first_type;
   using T = typename PT::second_type;
-  const T w = weight<T>();
+  const T w = lagged_test::weight<T>();
   const std::vector<std::pair<index_t, index_t>> shapes{{1, 1}, {2, 5}, {3, 3}, {5, 7}, {17, 31}, {101, 257}, {1031, 1021}};
-  for (const auto& [r, c] : shapes) {
+  for (const auto& shape : shapes) {
+    const index_t r = shape.first, c = shape.second;
     CAPTURE(r);
     CAPTURE(c);
-    const auto at = [c = c](const std::vector<T>& v, index_t i, index_t j) {
+    const auto at = [c](const std::vector<T>& v, index_t i, index_t j) {
       return static_cast<double>(v[static_cast<std::size_t>(i * c + j)]);
     };
     auto m = lagged_test::filled<T, 2, P>({r, c}, lagged_test::values<T>(static_cast<std::size_t>(r * c), 11));
     const auto in = st::slice(1, -1), up = st::slice(0, -2), down = st::slice(2, st::end);
-    auto old = in_place_matches_copy(
+    auto old = lagged_test::in_place_matches_copy(
         m,
         [&](auto& o, const auto& s) { o(in, in) = w * (s(up, in) + s(down, in) + s(in, up) + s(in, down)); },
         r > 2 && c > 2 && r * c > 9);  // 3 x 3: one element, no overlap
@@ -219,11 +216,11 @@ TEST_CASE_TEMPLATE("lagged rows: the 2-D 5-point stencil, and offsets along one 
         const bool inner = i > 0 && j > 0 && i + 1 < r && j + 1 < c;
         const double want = inner ? double(w) * (at(old, i - 1, j) + at(old, i + 1, j) + at(old, i, j - 1) + at(old, i, j + 1))
                                   : at(old, i, j);
-        bad += !near(m(i, j), want);
+        bad += !lagged_test::near(m(i, j), want);
       }
     CHECK_MESSAGE(bad == 0, "5-point: " << bad << " wrong");
     // Two rows down, whole rows (contiguous): m[2:, :] = m[:-2, :] * w + m[2:, :].
-    old = in_place_matches_copy(
+    old = lagged_test::in_place_matches_copy(
         m,
         [&](auto& o, const auto& s) {
           o(st::slice(2, st::end), st::all) = s(st::slice(0, -2), st::all) * w + s(st::slice(2, st::end), st::all);
@@ -231,10 +228,10 @@ TEST_CASE_TEMPLATE("lagged rows: the 2-D 5-point stencil, and offsets along one 
         r > 4);
     bad = 0;
     for (index_t i = 2; i < r; ++i)
-      for (index_t j = 0; j < c; ++j) bad += !near(m(i, j), at(old, i - 2, j) * double(w) + at(old, i, j));
+      for (index_t j = 0; j < c; ++j) bad += !lagged_test::near(m(i, j), at(old, i - 2, j) * double(w) + at(old, i, j));
     CHECK_MESSAGE(bad == 0, "two rows down: " << bad << " wrong");
     // Two columns along the last axis, reversed columns: m[:, 2:][:, ::-1] = m[:, :-2][:, ::-1] - m[:, 2:][:, ::-1] w.
-    old = in_place_matches_copy(
+    old = lagged_test::in_place_matches_copy(
         m,
         [&](auto& o, const auto& s) {
           const auto rev = st::slice(st::none, st::none, -1);
@@ -244,7 +241,7 @@ TEST_CASE_TEMPLATE("lagged rows: the 2-D 5-point stencil, and offsets along one 
         c > 2);
     bad = 0;
     for (index_t i = 0; i < r; ++i)
-      for (index_t j = 2; j < c; ++j) bad += !near(m(i, j), at(old, i, j - 2) - at(old, i, j) * double(w));
+      for (index_t j = 2; j < c; ++j) bad += !lagged_test::near(m(i, j), at(old, i, j - 2) - at(old, i, j) * double(w));
     CHECK_MESSAGE(bad == 0, "two columns along: " << bad << " wrong");
   }
 }
@@ -252,13 +249,13 @@ TEST_CASE_TEMPLATE("lagged rows: the 2-D 5-point stencil, and offsets along one 
 TEST_CASE_TEMPLATE("lagged rows: a 3-D 7-point stencil", PT, SINTER_LAGGED_TYPES) {
   using P = typename PT::first_type;
   using T = typename PT::second_type;
-  const T w = weight<T>();
+  const T w = lagged_test::weight<T>();
   for (const index_t n : {3, 13, 101}) {
     CAPTURE(n);
     const index_t a = n, b = n + 2, c = n + 4;  // 101: 1.08 M elements, par splits
     auto u = lagged_test::filled<T, 3, P>({a, b, c}, lagged_test::values<T>(static_cast<std::size_t>(a * b * c), 13));
     const auto in = st::slice(1, -1), lo = st::slice(0, -2), hi = st::slice(2, st::end);
-    const auto old = in_place_matches_copy(
+    const auto old = lagged_test::in_place_matches_copy(
         u,
         [&](auto& o, const auto& s) {
           o(in, in, in) = w * (s(lo, in, in) + s(hi, in, in) + s(in, lo, in) + s(in, hi, in) + s(in, in, lo) +
@@ -274,7 +271,7 @@ TEST_CASE_TEMPLATE("lagged rows: a 3-D 7-point stencil", PT, SINTER_LAGGED_TYPES
           const double want = inner ? double(w) * (at(i - 1, j, k) + at(i + 1, j, k) + at(i, j - 1, k) + at(i, j + 1, k) +
                                                    at(i, j, k - 1) + at(i, j, k + 1)) - at(i, j, k)
                                     : at(i, j, k);
-          bad += !near(u(i, j, k), want);
+          bad += !lagged_test::near(u(i, j, k), want);
         }
     CHECK_MESSAGE(bad == 0, bad << " wrong");
   }

@@ -30,7 +30,7 @@ namespace sinter::detail::math {
 namespace impl {
 
 // The double functions are kernels_f64.hpp's lane kernels on one double
-// (exp_f64.inl, log_erf_f64.inl); on AVX2 the explicit vector loop
+// (exp_f64.hpp, log_erf_f64.hpp); on AVX2 the explicit vector loop
 // (policy/host/simd.hpp) runs the same kernels on four.
 #define SINTER_DETAIL_EXP_LOG_F64(name)                                       \
   SINTER_HD SINTER_FORCEINLINE double name(double x) { return lane_f64::name##_d(x); }

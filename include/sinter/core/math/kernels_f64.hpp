@@ -1,9 +1,9 @@
 #pragma once
 /// \file kernels_f64.hpp
 /// The double exponentials, logarithms, hyperbolic functions and their
-/// inverses, and erf/erfc: the kernels of exp_f64.inl and log_erf_f64.inl
+/// inverses, and erf/erfc: the kernels of exp_f64.hpp and log_erf_f64.hpp
 /// (and float's log, log2, log10, erf and erfc, computed in double:
-/// log_erf_f32.inl) on three lane types. lane_f64 is one double (host
+/// log_erf_f32.hpp) instantiated on each lane type. lane_f64 is one double (host
 /// scalar code and the loops GCC vectorises from it; nvcc's device pass
 /// calls CUDA's functions instead). lane_avx2_d is four doubles of AVX2 and
 /// lane_avx512_d eight of AVX-512F, for the explicit vector loop of
@@ -20,23 +20,15 @@
 /// masks and blends that differ only for NaN lanes, which the kernels
 /// replace last (tests/fma/host_simd_cases.hpp).
 #include <cstdint>
-#include <limits>
 
 #include "bits.hpp"
-#include "exp_tanh_f32.hpp"  // SINTER_DETAIL_LANE_INLINE
+#include "exp_tanh_f32.hpp"  // SINTER_DETAIL_LANE_OP
 #include "hw_sqrt.hpp"       // SINTER_HW_SQRT
 #include "lane_pair.hpp"     // SINTER_DETAIL_LANE_PAIR
+#include "log_erf_f32.hpp"   // the kernels
 #include "sqrt_round.hpp"    // math::sqrt
 
 namespace sinter::detail::math::impl {
-
-inline constexpr double ln2_hi = 6.93147180369123816490e-01;   // 0x3fe62e42fee00000
-inline constexpr double ln2_lo = 1.90821492927058770002e-10;   // 0x3dea39ef35793c76
-inline constexpr double inv_ln2 = 1.44269504088896338700e+00;
-inline constexpr double ln2 = 6.93147180559945286227e-01;       // ln 2 rounded to double
-inline constexpr double dinf = std::numeric_limits<double>::infinity();
-inline constexpr double dnan = std::numeric_limits<double>::quiet_NaN();
-inline constexpr double dmax = std::numeric_limits<double>::max();
 
 /// round to nearest integer for |x| < 2^51 (the magic-constant trick).
 SINTER_HD SINTER_FORCEINLINE double rint_small(double x) {
@@ -48,34 +40,30 @@ SINTER_HD SINTER_FORCEINLINE double clamp_d(double x, double lo, double hi) {
   return blend(lt_mask(x, lo), lo, blend(lt_mask(hi, x), hi, x));
 }
 
-/// The kernels on one double: exp_f64.inl, log_erf_f64.inl and
-/// log_erf_f32.inl (float log, log2, log10, erf, erfc in double), with
-/// bits.hpp's masks and blends (which vectorise at SSE2).
-namespace lane_f64 {
-using V = double;
-using U = std::uint64_t;
-using M = U;
-// SINTER_FORCEINLINE, not the vector lanes' unconditional always_inline: an
-// unoptimised build (-O0, where SINTER_FORCEINLINE is plain inline, as in
-// the sanitizer builds) or one that overrides it (the dtype-matrix tests)
-// then leaves the kernels out of line instead of inlining them into every
-// caller and SIMD clone (test_ops_math.cpp at -Og compiled slower so;
-// docs/journal/code-notes.md#kernels-f64).
-#define SINTER_DETAIL_LANE_FN SINTER_HD SINTER_FORCEINLINE
-SINTER_DETAIL_LANE_FN V c(double x) { return x; }
-SINTER_DETAIL_LANE_FN U bits(V x) { return to_bits(x); }
-SINTER_DETAIL_LANE_FN V from(U u) { return from_bits<double>(u); }
-SINTER_DETAIL_LANE_FN U lt(V a, V b) { return lt_mask(a, b); }
-SINTER_DETAIL_LANE_FN V blend(U m, V a, V b) { return math::blend(m, a, b); }
-SINTER_DETAIL_LANE_FN V clamp(V x, double lo, double hi) { return clamp_d(x, lo, hi); }
-SINTER_DETAIL_LANE_FN U nan_mask(V x) { return math::nan_mask(x); }
-SINTER_DETAIL_LANE_FN U sign_mask(V x) { return math::sign_mask(x); }
-SINTER_DETAIL_LANE_FN V vsqrt(V x) { return math::sqrt(x); }
-#include "exp_f64.inl"
-#include "log_erf_f64.inl"
-#include "log_erf_f32.inl"
-#undef SINTER_DETAIL_LANE_FN
-}  // namespace lane_f64
+/// The lane of one double, with bits.hpp's masks and blends (which
+/// vectorise at SSE2). SINTER_FORCEINLINE, as the double kernels, not the
+/// vector lanes' unconditional always_inline: an unoptimised build (-O0,
+/// where SINTER_FORCEINLINE is plain inline, as in the sanitizer builds) or
+/// one that overrides it (the dtype-matrix tests) then leaves the kernels
+/// out of line instead of inlining them into every caller and SIMD clone
+/// (test_ops_math.cpp at -Og compiled slower so;
+/// docs/journal/code-notes.md#kernels-f64).
+struct lane_f64_ops {
+  using V = double;
+  using U = std::uint64_t;
+  using M = U;
+  static SINTER_HD SINTER_FORCEINLINE V c(double x) { return x; }
+  static SINTER_HD SINTER_FORCEINLINE U bits(V x) { return to_bits(x); }
+  static SINTER_HD SINTER_FORCEINLINE V from(U u) { return from_bits<double>(u); }
+  static SINTER_HD SINTER_FORCEINLINE U lt(V a, V b) { return lt_mask(a, b); }
+  static SINTER_HD SINTER_FORCEINLINE V blend(U m, V a, V b) { return math::blend(m, a, b); }
+  static SINTER_HD SINTER_FORCEINLINE V clamp(V x, double lo, double hi) { return clamp_d(x, lo, hi); }
+  static SINTER_HD SINTER_FORCEINLINE U nan_mask(V x) { return math::nan_mask(x); }
+  static SINTER_HD SINTER_FORCEINLINE U sign_mask(V x) { return math::sign_mask(x); }
+  static SINTER_HD SINTER_FORCEINLINE V vsqrt(V x) { return math::sqrt(x); }
+};
+/// The double kernels (and float's computed in double) on one double.
+using lane_f64 = log_erf_f32_kernels<lane_f64_ops>;
 
 /// exp(hi - lo) for |hi - lo| <= 0.35 (fdlibm's rational form, < 1 ulp).
 SINTER_HD SINTER_FORCEINLINE double exp_kernel(double hi, double lo) { return lane_f64::exp_d_kernel(hi, lo); }
@@ -96,10 +84,10 @@ SINTER_HD SINTER_FORCEINLINE void erf_erfc(double x, double& erf_out, double& er
 
 /// The members every x86 double vector lane shares: a constant (x - 0
 /// keeps -0), and bits and back.
-#define SINTER_DETAIL_LANE_X86_D_BITS                                        \
-  SINTER_DETAIL_LANE_FN V c(double x) { return x - V{}; }                   \
-  SINTER_DETAIL_LANE_FN U bits(V x) { return reinterpret_cast<U>(x); }      \
-  SINTER_DETAIL_LANE_FN V from(U u) { return reinterpret_cast<V>(u); }
+#define SINTER_DETAIL_LANE_X86_D_BITS                                          \
+  static SINTER_DETAIL_LANE_OP V c(double x) { return x - V{}; }              \
+  static SINTER_DETAIL_LANE_OP U bits(V x) { return reinterpret_cast<U>(x); } \
+  static SINTER_DETAIL_LANE_OP V from(U u) { return reinterpret_cast<V>(u); }
 
 /// SINTER_DETAIL_LANE_AVX2_D is 1 where lane_avx2_d exists: GCC on x86-64
 /// host code (SINTER_HW_SQRT) built for AVX2 and FMA, not AVX-512 (whose
@@ -108,26 +96,25 @@ SINTER_HD SINTER_FORCEINLINE void erf_erfc(double x, double& erf_out, double& er
 #define SINTER_DETAIL_LANE_AVX2_D 1
 #include <immintrin.h>
 
-/// The kernels on four doubles of AVX2 (GCC's vector extension): masks by
-/// vector comparison, `vblendvpd`, and a clamp by `vmaxpd`/`vminpd`.
-namespace sinter::detail::math::impl::lane_avx2_d {
-using V = __v4df;
-using U = __v4du;
-using M = U;
-#define SINTER_DETAIL_LANE_FN SINTER_DETAIL_LANE_INLINE
-SINTER_DETAIL_LANE_X86_D_BITS
-SINTER_DETAIL_LANE_FN U lt(V a, V b) { return reinterpret_cast<U>(a < b); }
-SINTER_DETAIL_LANE_FN V blend(U m, V a, V b) { return _mm256_blendv_pd(b, a, reinterpret_cast<__m256d>(m)); }
-// maxpd/minpd return their second operand when either is NaN: x itself.
-SINTER_DETAIL_LANE_FN V clamp(V x, double lo, double hi) { return _mm256_min_pd(c(hi), _mm256_max_pd(c(lo), x)); }
-SINTER_DETAIL_LANE_FN U nan_mask(V x) { return reinterpret_cast<U>(_mm256_cmp_pd(x, x, _CMP_UNORD_Q)); }
-SINTER_DETAIL_LANE_FN U sign_mask(V x) { return U{} - (bits(x) >> 63); }
-SINTER_DETAIL_LANE_FN V vsqrt(V x) { return _mm256_sqrt_pd(x); }
-#include "exp_f64.inl"
-#include "log_erf_f64.inl"
-#include "log_erf_f32.inl"
-#undef SINTER_DETAIL_LANE_FN
-}  // namespace sinter::detail::math::impl::lane_avx2_d
+namespace sinter::detail::math::impl {
+/// Four doubles of AVX2 (GCC's vector extension): masks by vector
+/// comparison, `vblendvpd`, and a clamp by `vmaxpd`/`vminpd`.
+struct lane_avx2_d_ops {
+  using V = __v4df;
+  using U = __v4du;
+  using M = U;
+  SINTER_DETAIL_LANE_X86_D_BITS
+  static SINTER_DETAIL_LANE_OP U lt(V a, V b) { return reinterpret_cast<U>(a < b); }
+  static SINTER_DETAIL_LANE_OP V blend(U m, V a, V b) { return _mm256_blendv_pd(b, a, reinterpret_cast<__m256d>(m)); }
+  // maxpd/minpd return their second operand when either is NaN: x itself.
+  static SINTER_DETAIL_LANE_OP V clamp(V x, double lo, double hi) { return _mm256_min_pd(c(hi), _mm256_max_pd(c(lo), x)); }
+  static SINTER_DETAIL_LANE_OP U nan_mask(V x) { return reinterpret_cast<U>(_mm256_cmp_pd(x, x, _CMP_UNORD_Q)); }
+  static SINTER_DETAIL_LANE_OP U sign_mask(V x) { return U{} - (bits(x) >> 63); }
+  static SINTER_DETAIL_LANE_OP V vsqrt(V x) { return _mm256_sqrt_pd(x); }
+};
+/// The double kernels on four doubles of AVX2.
+using lane_avx2_d = log_erf_f32_kernels<lane_avx2_d_ops>;
+}  // namespace sinter::detail::math::impl
 #else
 #define SINTER_DETAIL_LANE_AVX2_D 0
 #endif
@@ -138,63 +125,60 @@ SINTER_DETAIL_LANE_FN V vsqrt(V x) { return _mm256_sqrt_pd(x); }
 #define SINTER_DETAIL_LANE_AVX512_D 1
 #include <immintrin.h>
 
-/// The kernels on eight doubles of AVX-512F (GCC's vector extension): masks
-/// in mask registers (`vcmppd` into k, `vptestmq` of the sign bit, `kandb`),
+namespace sinter::detail::math::impl {
+/// Eight doubles of AVX-512F (GCC's vector extension): masks in mask
+/// registers (`vcmppd` into k, `vptestmq` of the sign bit, `kandb`),
 /// `vblendmpd`, and a clamp by `vmaxpd`/`vminpd` (the masked forms with
 /// every lane on: GCC 12's unmasked ones read an undefined vector and trip
 /// -Wmaybe-uninitialized).
-namespace sinter::detail::math::impl::lane_avx512_d {
-using V = __v8df;
-using U = __v8du;
-using M = __mmask8;
-#define SINTER_DETAIL_LANE_FN SINTER_DETAIL_LANE_INLINE
-SINTER_DETAIL_LANE_X86_D_BITS
-SINTER_DETAIL_LANE_FN M lt(V a, V b) { return _mm512_cmp_pd_mask(a, b, _CMP_LT_OQ); }
-SINTER_DETAIL_LANE_FN V blend(M m, V a, V b) { return _mm512_mask_blend_pd(m, b, a); }
-// maxpd/minpd return their second operand when either is NaN: x itself.
-SINTER_DETAIL_LANE_FN V clamp(V x, double lo, double hi) {
-  const __mmask8 all = 0xff;
-  return _mm512_mask_min_pd(c(hi), all, c(hi), _mm512_mask_max_pd(c(lo), all, c(lo), x));
-}
-SINTER_DETAIL_LANE_FN M nan_mask(V x) { return _mm512_cmp_pd_mask(x, x, _CMP_UNORD_Q); }
-SINTER_DETAIL_LANE_FN M sign_mask(V x) {
-  return _mm512_test_epi64_mask(reinterpret_cast<__m512i>(x), reinterpret_cast<__m512i>(U{} + (1ull << 63)));
-}
-SINTER_DETAIL_LANE_FN V vsqrt(V x) { return _mm512_mask_sqrt_pd(x, static_cast<__mmask8>(0xff), x); }
-#include "exp_f64.inl"
-#include "log_erf_f64.inl"
-#include "log_erf_f32.inl"
-#undef SINTER_DETAIL_LANE_FN
-}  // namespace sinter::detail::math::impl::lane_avx512_d
-/// The kernels on sixteen doubles as a pair of AVX-512F vectors, for the
-/// float functions computed in double (one float vector widened): every
-/// operation runs on both halves in turn, so the instruction stream holds
-/// two independent dependency chains side by side, faster than the two
-/// halves one after the other (the kernels are chains of dependent
-/// multiplies, divisions and square roots; the core's schedulers fill with
-/// one half's waiting operations before the other half's reach them;
-/// docs/journal/code-notes.md#lane-pairs).
-namespace sinter::detail::math::impl::lane_avx512_d2 {
-namespace one = lane_avx512_d;
-#define SINTER_DETAIL_LANE_FN SINTER_DETAIL_LANE_INLINE
-SINTER_DETAIL_LANE_PAIR(double, __v8df, __v8du)
-struct M {
-  __mmask8 a, b;
+struct lane_avx512_d_ops {
+  using V = __v8df;
+  using U = __v8du;
+  using M = __mmask8;
+  SINTER_DETAIL_LANE_X86_D_BITS
+  static SINTER_DETAIL_LANE_OP M lt(V a, V b) { return _mm512_cmp_pd_mask(a, b, _CMP_LT_OQ); }
+  static SINTER_DETAIL_LANE_OP V blend(M m, V a, V b) { return _mm512_mask_blend_pd(m, b, a); }
+  // maxpd/minpd return their second operand when either is NaN: x itself.
+  static SINTER_DETAIL_LANE_OP V clamp(V x, double lo, double hi) {
+    const __mmask8 all = 0xff;
+    return _mm512_mask_min_pd(c(hi), all, c(hi), _mm512_mask_max_pd(c(lo), all, c(lo), x));
+  }
+  static SINTER_DETAIL_LANE_OP M nan_mask(V x) { return _mm512_cmp_pd_mask(x, x, _CMP_UNORD_Q); }
+  static SINTER_DETAIL_LANE_OP M sign_mask(V x) {
+    return _mm512_test_epi64_mask(reinterpret_cast<__m512i>(x), reinterpret_cast<__m512i>(U{} + (1ull << 63)));
+  }
+  static SINTER_DETAIL_LANE_OP V vsqrt(V x) { return _mm512_mask_sqrt_pd(x, static_cast<__mmask8>(0xff), x); }
 };
-SINTER_DETAIL_LANE_FN M operator&(M x, M y) {
-  return {static_cast<__mmask8>(x.a & y.a), static_cast<__mmask8>(x.b & y.b)};
-}
-SINTER_DETAIL_LANE_FN M lt(V x, V y) { return {one::lt(x.a, y.a), one::lt(x.b, y.b)}; }
-SINTER_DETAIL_LANE_FN V blend(M m, V x, V y) { return {one::blend(m.a, x.a, y.a), one::blend(m.b, x.b, y.b)}; }
-SINTER_DETAIL_LANE_FN V clamp(V x, double lo, double hi) { return {one::clamp(x.a, lo, hi), one::clamp(x.b, lo, hi)}; }
-SINTER_DETAIL_LANE_FN M nan_mask(V x) { return {one::nan_mask(x.a), one::nan_mask(x.b)}; }
-SINTER_DETAIL_LANE_FN M sign_mask(V x) { return {one::sign_mask(x.a), one::sign_mask(x.b)}; }
-SINTER_DETAIL_LANE_FN V vsqrt(V x) { return {one::vsqrt(x.a), one::vsqrt(x.b)}; }
-#include "exp_f64.inl"
-#include "log_erf_f64.inl"
-#include "log_erf_f32.inl"
-#undef SINTER_DETAIL_LANE_FN
-}  // namespace sinter::detail::math::impl::lane_avx512_d2
+/// The double kernels on eight doubles of AVX-512F.
+using lane_avx512_d = log_erf_f32_kernels<lane_avx512_d_ops>;
+
+/// Sixteen doubles as a pair of AVX-512F vectors, for the float functions
+/// computed in double (one float vector widened): every operation runs on
+/// both halves in turn, so the instruction stream holds two independent
+/// dependency chains side by side, faster than the two halves one after
+/// the other (the kernels are chains of dependent multiplies, divisions and
+/// square roots; the core's schedulers fill with one half's waiting
+/// operations before the other half's reach them;
+/// docs/journal/code-notes.md#lane-pairs).
+struct lane_avx512_d2_ops {
+  using one = lane_avx512_d_ops;
+  SINTER_DETAIL_LANE_PAIR(double, __v8df, __v8du)
+  struct M {
+    __mmask8 a, b;
+    friend SINTER_DETAIL_LANE_OP M operator&(M x, M y) {
+      return {static_cast<__mmask8>(x.a & y.a), static_cast<__mmask8>(x.b & y.b)};
+    }
+  };
+  static SINTER_DETAIL_LANE_OP M lt(V x, V y) { return {one::lt(x.a, y.a), one::lt(x.b, y.b)}; }
+  static SINTER_DETAIL_LANE_OP V blend(M m, V x, V y) { return {one::blend(m.a, x.a, y.a), one::blend(m.b, x.b, y.b)}; }
+  static SINTER_DETAIL_LANE_OP V clamp(V x, double lo, double hi) { return {one::clamp(x.a, lo, hi), one::clamp(x.b, lo, hi)}; }
+  static SINTER_DETAIL_LANE_OP M nan_mask(V x) { return {one::nan_mask(x.a), one::nan_mask(x.b)}; }
+  static SINTER_DETAIL_LANE_OP M sign_mask(V x) { return {one::sign_mask(x.a), one::sign_mask(x.b)}; }
+  static SINTER_DETAIL_LANE_OP V vsqrt(V x) { return {one::vsqrt(x.a), one::vsqrt(x.b)}; }
+};
+/// The double kernels on pairs of AVX-512F vectors.
+using lane_avx512_d2 = log_erf_f32_kernels<lane_avx512_d2_ops>;
+}  // namespace sinter::detail::math::impl
 #else
 #define SINTER_DETAIL_LANE_AVX512_D 0
 #endif

@@ -14,11 +14,11 @@
 /// Branch-free, no division: GCC vectorises callers at -O3 without
 /// -ffast-math.
 #include "bits.hpp"
-#include "kernels_f64.hpp"  // the kernels (log_erf_f32.inl)
+#include "kernels_f64.hpp"  // the kernels (log_erf_f32.hpp)
 
 namespace sinter::detail::math::impl {
 
-// The kernels are log_erf_f32.inl's, on one double (kernels_f64.hpp's
+// The kernels are log_erf_f32.hpp's, on one double (kernels_f64.hpp's
 // lane_f64); on AVX2 and AVX-512 the explicit vector loop
 // (policy/host/simd.hpp) runs the same kernels on four or eight doubles.
 

@@ -206,9 +206,9 @@ SINTER_DETAIL_LANE_KERNEL_OPS(SINTER_DETAIL_SIMD_F32_ROW)
 
 #if SINTER_DETAIL_LANE_AVX512_D || SINTER_DETAIL_LANE_AVX2_D
 #if SINTER_DETAIL_LANE_AVX512_D
-namespace lanes_d = math::impl::lane_avx512_d;
+using lanes_d = math::impl::lane_avx512_d;
 #else
-namespace lanes_d = math::impl::lane_avx2_d;
+using lanes_d = math::impl::lane_avx2_d;
 #endif
 /// The exponentials, logarithms, hyperbolic functions and erf/erfc of
 /// double: the lane kernels of exp_f64.hpp and log_erf_f64.hpp (every

@@ -133,18 +133,18 @@ index_t run_plan(const host_plan& plan, const memory_leaf<T, R>& out, const Node
   return run_chunks<P>(plan, n, [&](index_t b, index_t e) { run_route(plan.way, out, bound, b, e); });
 }
 
-/// A pass's trace detail: its route's name, for a parallel policy its
-/// threads and chunks, then its notes. Out of line, one copy per program:
-/// inlined, GCC 12 raised a false -Wrestrict in std::string's operator+.
-SINTER_NOINLINE std::string plan_detail(const host_plan& plan, bool parallel, index_t chunks) {
-  std::string s = route_name(plan.way);
+/// A pass's trace detail into `s`: its route's name, for a parallel
+/// policy its threads and chunks, then its notes. Out of line, one copy
+/// per program: inlined, GCC 12 raised a false -Wrestrict in std::string's
+/// operator+, and each pass's code held the string's handling.
+SINTER_NOINLINE void plan_detail(std::string& s, const host_plan& plan, bool parallel, index_t chunks) {
+  s = route_name(plan.way);
   if (parallel) {
     if (plan.threads <= 1) s += " 1 thread";
     else s += " " + std::to_string(plan.threads) + " threads, " + std::to_string(chunks) + " chunks";
   }
   if (plan.share) s += shared_note;
   if (plan.twins) s += twins_merged_note;
-  return s;
 }
 
 /// The backend of host and par (backend.hpp's contract): plan_host, then
@@ -159,7 +159,7 @@ struct host_backend {
   static void evaluate(const P&, const memory_leaf<T, R>& out, const Node& bound, std::string* detail) {
     const host_plan plan = plan_host(out, bound, host_threads<P>::requested());
     const index_t chunks = run_plan<P>(plan, out, bound);
-    if (detail) *detail = plan_detail(plan, host_threads<P>::parallel, chunks);
+    if (detail) plan_detail(*detail, plan, host_threads<P>::parallel, chunks);
   }
   /// tie.hpp's pass of several outputs of rank >= 1: tiles when every
   /// output and tree is contiguous, else rows (plan_host's tie overload).
@@ -169,7 +169,7 @@ struct host_backend {
     const host_plan plan = plan_host(outs, bounds, host_threads<P>::requested());
     const index_t chunks = run_chunks<P>(plan, shape_size(get<0>(outs).shape),
                                          [&](index_t b, index_t e) { run_tie_plan(plan, outs, bounds, b, e); });
-    if (detail) *detail = plan_detail(plan, host_threads<P>::parallel, chunks);
+    if (detail) plan_detail(*detail, plan, host_threads<P>::parallel, chunks);
   }
   /// route::inline_contiguous (evaluate.hpp's assign): whether it takes
   /// `out = bound`, and the pass, a contiguous loop on the calling thread.

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <new>
 #include <string>
 #include <type_traits>
@@ -199,10 +200,22 @@ struct lagged_buffer {
   ~lagged_buffer() { ::operator delete(ptr, std::align_val_t{64}); }
 };
 
-/// out's rows [r0, r0 + count) = the rows at `src`, contiguous (a host pass).
+/// out's rows [r0, r0 + count) = the rows at `src`, contiguous (a host
+/// pass, or memcpy).
 template <class T, std::size_t R>
 void lagged_write(const memory_leaf<T, R>& out, const lagged_plan& p, index_t r0, index_t count, const T* src) {
   if (count <= 0) return;
+  if constexpr (std::is_trivially_copyable_v<T>) {
+    // Rows that are one unit-stride run each (rank 1, a matrix): memcpy,
+    // a little cheaper than the copy pass (docs/journal/2026-12-05-stencil.md).
+    const bool flat = p.axis + 1 == R && out.strides[p.axis] == 1;
+    if (flat || (p.axis + 2 == R && out.strides[R - 1] == 1)) {
+      const index_t run = flat ? count : p.row;
+      for (index_t i = 0; i != (flat ? 1 : count); ++i)
+        std::memcpy(out.ptr + (r0 + i) * out.strides[p.axis], src + i * p.row, static_cast<std::size_t>(run) * sizeof(T));
+      return;
+    }
+  }
   const memory_leaf<T, R> o = row_block(out, p.axis, r0, count);
   backend<host>::evaluate(host{}, o, memory_leaf<const T, R, true>{src, o.shape, row_major_strides(o.shape)}, nullptr);
 }

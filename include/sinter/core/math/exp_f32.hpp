@@ -77,16 +77,20 @@ struct exp_f32_kernels : L {
     const V rh = fma(k, c(-0x1.63p-1f), xc);  // exact: |k| <= 151, 9-bit ln2_hi
     if constexpr (L::fused) {
       const V r = fma(k, c(0x1.bd0106p-13f), rh);  // one rounding
+      const V r2 = r * r;
+      const V q = exp_f_q(r);
       const V h = 1.0f + r;
       const V l = (1.0f - h) + r;  // h + l == 1 + r exactly
-      return h + fma(exp_f_q(r), r * r, l);
+      return h + fma(q, r2, l);
     } else {
       const V t = k * -0x1.bd0106p-13f;
       const V r = rh - t;
       const V rl = (rh - r) - t;  // what r lost (Fast2Sum, |rh| >= |t|)
+      const V r2 = r * r;
+      const V q = exp_f_q(r);
       const V h = 1.0f + r;
       const V l = (1.0f - h) + r;
-      return h + (l + fma(exp_f_q(r), r * r, rl));
+      return h + (l + fma(q, r2, rl));
     }
   }
 

@@ -298,3 +298,35 @@ TEST_CASE_TEMPLATE("routes: the inline routes, as plan_assign answers, and their
   CHECK(pb.way == (std::is_same_v<P, st::host> ? route::inline_contiguous : route::contiguous));
   if constexpr (std::is_same_v<P, st::par>) CHECK(pb.threads == 2);
 }
+
+TEST_CASE_TEMPLATE("routes: lagged rows, and the temporary", P, st::host, st::par) {
+  using namespace routes_test;
+  const two_threads threads;
+  const auto vm = random_values<float>(u(rows * cols), 16);
+  {  // a stencil in place: inputs at a fixed offset along the rows
+    auto m = mat_of<P>(vm, rows, cols);
+    st::trace_scope t;
+    m(st::slice(1, rows - 1), st::all) = (m(st::slice(0, rows - 2), st::all) + m(st::slice(2, rows), st::all)) * 0.5f;
+    check_route<P>(t, route::lagged_rows);
+    st::index_t bad = 0;
+    for (st::index_t i = 0; i < rows; ++i)
+      for (st::index_t j = 0; j < cols; ++j) {
+        const auto at = [&](st::index_t r) { return static_cast<double>(vm[u(r * cols + j)]); };
+        const double want = i == 0 || i == rows - 1 ? at(i) : 0.5 * (at(i - 1) + at(i + 1));
+        if (!close<float>(m(i, j), want)) ++bad;
+      }
+    CHECK_MESSAGE(bad == 0, bad << " wrong");
+  }
+  {  // a square matrix into its own transpose: through a temporary, two passes
+    constexpr st::index_t k = 263;
+    auto m = mat_of<P>(vm, k, k);
+    st::trace_scope t;
+    m = st::transpose(m) + 1.f;
+    CHECK(t.passes().size() == 2);
+    st::index_t bad = 0;
+    for (st::index_t i = 0; i < k; ++i)
+      for (st::index_t j = 0; j < k; ++j)
+        if (!close<float>(m(i, j), vm[u(j * k + i)] + 1.0)) ++bad;
+    CHECK_MESSAGE(bad == 0, bad << " wrong");
+  }
+}

@@ -41,6 +41,7 @@ enum class route : unsigned char {
   tie_tiles,                 ///< several contiguous outputs, tile by tile
   tie_tiles_streaming,       ///< tie_tiles, streaming stores
   tie_rows,                  ///< several outputs in other layouts, row piece by row piece
+  lagged_rows,               ///< output overlaps inputs at a fixed offset along the rows: lagged.hpp (assign_bound)
   temporary,                 ///< output overlaps an input: a temporary, then a copy (assign_bound, every policy)
 };
 
@@ -65,6 +66,7 @@ constexpr const char* route_name(route r) {
     case route::tie_tiles: return "tie contiguous";
     case route::tie_tiles_streaming: return "tie contiguous streaming";
     case route::tie_rows: return "tie strided";
+    case route::lagged_rows: return "lagged rows";
     case route::temporary: return "temporary";
   }
   return "";

@@ -68,6 +68,11 @@ struct host_threads<par> {
 template <>
 struct backend<par> : host_backend<par> {
   static std::string label(const par&) { return "par"; }
+  /// A new large block is first touched on the pool's threads, which later
+  /// compute it (host_allocate_touched); deallocate is host's.
+  static void* allocate(const par&, std::size_t bytes) {
+    return host_allocate_touched(bytes, [](std::int64_t n, auto&& f) { default_pool().parallel_for(n, f); });
+  }
 };
 
 }  // namespace detail

@@ -30,7 +30,7 @@ namespace {
 
 // n random values: [-8, 8) for floating types, [-1000, 1000] for integers.
 template <class T>
-std::vector<T> values(std::size_t n, unsigned seed) {
+std::vector<T> col_values(std::size_t n, unsigned seed) {
   if constexpr (std::is_floating_point_v<T>) {
     return sinter_test::random_values<T>(n, seed);
   } else {
@@ -43,21 +43,21 @@ std::vector<T> values(std::size_t n, unsigned seed) {
 }
 
 template <class T, class P>
-st::array<T, 2, P> filled(const std::vector<T>& v, st::index_t rows, st::index_t cols) {
+st::array<T, 2, P> col_filled(const std::vector<T>& v, st::index_t rows, st::index_t cols) {
   st::array<T, 2, P> a({rows, cols});
   for (std::size_t i = 0; i < v.size(); ++i) a.data()[i] = v[i];
   return a;
 }
 
 template <class T>
-bool near(double got, double want) {
+bool col_near(double got, double want) {
   if constexpr (std::is_floating_point_v<T>) return sinter_test::close<T>(got, want);
   else return got == want;
 }
 
 // Rows x cols: one row, one column, primes, 0 rows, rows of several blocks
 // (1024 positions each), and for par sizes above 2 * par_grain, cut inside rows.
-std::vector<std::pair<st::index_t, st::index_t>> shapes() {
+std::vector<std::pair<st::index_t, st::index_t>> col_shapes() {
   std::vector<std::pair<st::index_t, st::index_t>> s{{1, 1},  {1, 257},  {257, 1}, {0, 5},   {5, 0},
                                                      {3, 63}, {7, 64},   {13, 97}, {3, 1024}, {5, 1031},
                                                      {2, 3001}, {1, 4099}, {31, 7}};
@@ -80,12 +80,12 @@ TEST_CASE_TEMPLATE("column broadcast: x - m and its views, against a scalar loop
   st::set_num_threads(2);
   for (const bool stream : {false, true}) {
     const sinter_test::streaming_scope ss(stream);
-    for (const auto& rc : shapes()) {
+    for (const auto& rc : col_shapes()) {
       const st::index_t rows = rc.first, cols = rc.second;
-      const auto xv = values<T>(static_cast<std::size_t>(rows * cols), 71);
-      const auto wv = values<T>(static_cast<std::size_t>(rows * 5), 72);
-      const auto x = filled<T, P>(xv, rows, cols);
-      const auto w = filled<T, P>(wv, rows, 5);                   // m is its column 2, stride 5
+      const auto xv = col_values<T>(static_cast<std::size_t>(rows * cols), 71);
+      const auto wv = col_values<T>(static_cast<std::size_t>(rows * 5), 72);
+      const auto x = col_filled<T, P>(xv, rows, cols);
+      const auto w = col_filled<T, P>(wv, rows, 5);                   // m is its column 2, stride 5
       const auto m = w(st::all, st::slice(2, 3));                  // (rows, 1)
       const auto k = st::array<T, 2, P>(w(st::all, st::slice(4, 5)));  // a whole (rows, 1) array
       const auto xr = x(st::slice(st::none, st::none, -1), st::all);   // rows reversed
@@ -116,7 +116,7 @@ TEST_CASE_TEMPLATE("column broadcast: x - m and its views, against a scalar loop
             if (which == 1) want = (at(rows - 1 - i, j) - mm) * 3 + kk;
             if (which == 2) want = (kk - at(i, cols - 1 - j)) * (at(i, j) + mm);
             if (which == 3) want = 2 * mm - at(i, j);
-            if (!near<T>(static_cast<double>(out(i, j)), want)) ++bad;
+            if (!col_near<T>(static_cast<double>(out(i, j)), want)) ++bad;
           }
         }
         CHECK_MESSAGE(bad == 0, which << ", " << rows << " x " << cols << (stream ? " streamed" : "") << ": "
@@ -135,11 +135,11 @@ TEST_CASE_TEMPLATE("column broadcast: exp(x - max), softmax and standardisation 
   st::set_num_threads(2);
   for (const bool stream : {false, true}) {
     const sinter_test::streaming_scope ss(stream);
-    for (const auto& rc : shapes()) {
+    for (const auto& rc : col_shapes()) {
       const st::index_t rows = rc.first, cols = rc.second;
       if (cols == 0) continue;  // max along an empty axis throws
-      const auto xv = values<T>(static_cast<std::size_t>(rows * cols), 73);
-      const auto x = filled<T, P>(xv, rows, cols);
+      const auto xv = col_values<T>(static_cast<std::size_t>(rows * cols), 73);
+      const auto x = col_filled<T, P>(xv, rows, cols);
       const st::array<T, 2, P> m = st::max(x, st::axis(1), st::keepdims);
       st::array<T, 2, P> e({rows, cols}), sm({rows, cols}), z({rows, cols});
       {
@@ -185,7 +185,7 @@ TEST_CASE_TEMPLATE("column broadcast: exp(x - max), softmax and standardisation 
 
 TEST_CASE("column broadcast: a rank-1 pass over a broadcast one-element array, and rank 3") {
   for (const st::index_t n : {1, 63, 64, 1025, 4099}) {
-    const auto v = values<float>(static_cast<std::size_t>(n), 74);
+    const auto v = col_values<float>(static_cast<std::size_t>(n), 74);
     st::array<float, 1> a({n}), one({1}), out({n});
     for (st::index_t i = 0; i < n; ++i) a(i) = v[static_cast<std::size_t>(i)];
     one(0) = 1.5f;
@@ -197,8 +197,8 @@ TEST_CASE("column broadcast: a rank-1 pass over a broadcast one-element array, a
   }
   // (3, 5, 1100) - (3, 5, 1): each of the 15 rows two blocks.
   const st::index_t a0 = 3, a1 = 5, c = 1100;
-  const auto xv = values<double>(static_cast<std::size_t>(a0 * a1 * c), 75);
-  const auto mv = values<double>(static_cast<std::size_t>(a0 * a1), 76);
+  const auto xv = col_values<double>(static_cast<std::size_t>(a0 * a1 * c), 75);
+  const auto mv = col_values<double>(static_cast<std::size_t>(a0 * a1), 76);
   st::array<double, 3> x({a0, a1, c}), m({a0, a1, 1}), out({a0, a1, c});
   for (std::size_t i = 0; i < xv.size(); ++i) x.data()[i] = xv[i];
   for (std::size_t i = 0; i < mv.size(); ++i) m.data()[i] = mv[i];

@@ -4,7 +4,8 @@
 usage: check_api.py <include dir> <api.md>
 
 Public: what headers under <include dir> (*.hpp, *.inl) declare directly in
-namespace sinter or an inline namespace of it (not sinter::detail, nor class
+namespace sinter, a namespace nested in it (sinter::random) or an inline
+namespace of it (not sinter::detail, nor class
 members): types, enums, concepts, aliases, functions, operators (`operator+`),
 variables, also when a function-like macro declares them at namespace scope;
 macros SINTER_* a header tests with #ifndef/defined() (not SINTER_DETAIL_*);
@@ -51,9 +52,20 @@ def split_preprocessor(text, branch):
     `branch` is 0, the last when 1), so that braces opened differently in
     two branches stay balanced; the caller scans both ways."""
     text = text.replace("\\\n", " ")
-    macros, code = {}, []
+    lines = text.split("\n")
+    last, opened = [], []  # per #if in order: its last branch's index
+    for line in lines:
+        m = re.match(r"\s*#\s*(\w+)", line)
+        if m and m.group(1) in ("if", "ifdef", "ifndef"):
+            opened.append(len(last))
+            last.append(0)
+        elif m and m.group(1) in ("elif", "else") and opened:
+            last[opened[-1]] += 1
+        elif m and m.group(1) == "endif" and opened:
+            opened.pop()
+    macros, code, seen = {}, [], 0
     stack = []  # per open #if: [index of the current branch, index kept]
-    for line in text.split("\n"):
+    for line in lines:
         m = re.match(r"\s*#\s*(\w+)(.*)", line)
         live = all(b == k for b, k in stack)
         if not m:
@@ -61,11 +73,10 @@ def split_preprocessor(text, branch):
             continue
         code.append("")
         if m.group(1) in ("if", "ifdef", "ifndef"):
-            stack.append([0, 0])
+            stack.append([0, last[seen] if branch == 1 else 0])
+            seen += 1
         elif m.group(1) in ("elif", "else") and stack:
             stack[-1][0] += 1
-            if branch == 1:
-                stack[-1][1] = stack[-1][0]
         elif m.group(1) == "endif" and stack:
             stack.pop()
         if not live:
@@ -244,6 +255,12 @@ def declared_name(stmt):
     return prev
 
 
+def is_public(scopes):
+    """namespace sinter or a nested namespace of it (sinter::random), not detail."""
+    path = [p for sc in scopes for p in sc]
+    return bool(path) and path[0] == "sinter" and not any(p in ("detail", "<anonymous>") for p in path)
+
+
 def scan(tokens, names, where):
     """Walks the tokens, tracking namespaces; records names in namespace sinter."""
     scopes = []  # namespace names; None for a scope that is not a namespace
@@ -267,7 +284,7 @@ def scan(tokens, names, where):
                 scopes.append([])
                 stmt, i = [], i + 1
                 continue
-            public = [p for sc in scopes for p in sc] == ["sinter"]
+            public = is_public(scopes)
             tops = [x for _, x in top_level(s)]
             is_function = "(" in tops and "=" not in tops[:tops.index("(")] and \
                 not (s and s[0] in CLASS_KEYS and "(" not in tops[:2]) and \
@@ -289,7 +306,7 @@ def scan(tokens, names, where):
             stmt, i = [], i + 1
             continue
         if t == ";":
-            if [p for sc in scopes for p in sc] == ["sinter"] and stmt and "{}" not in stmt:
+            if is_public(scopes) and stmt and "{}" not in stmt:
                 name = declared_name(stmt + [";"])
                 if name:
                     names.setdefault(name, where)
@@ -379,12 +396,15 @@ MAKE_FN(s_macro_function)
 }  // namespace sinter
 namespace other { int s_other_namespace; }
 namespace sinter::detail { int s_detail_too; }
+namespace sinter::nested { struct s_nested_struct {}; namespace detail { int s_nested_detail; } }
+namespace sinter { namespace nested2 { inline int s_nested_function() { return 1; } } }
 """
 SAMPLE_NAMES = {
     "s_struct", "s_class", "s_union", "s_enum", "s_enum_class", "s_alias", "s_typedef",
     "s_concept", "s_fwd", "s_function", "s_template_function", "s_decltype_function",
     "s_variable", "s_braced", "s_variable_template", "operator+", "operator<<",
     "s_in_inline_namespace", "s_macro_function", "SINTER_SAMPLE_KNOB", "SINTER_SAMPLE_ENV",
+    "s_nested_struct", "s_nested_function",
 }
 
 
@@ -411,7 +431,7 @@ def main(argv):
     with open(argv[2], encoding="utf-8") as f:
         found = documented(f.read())
     missing = sorted(n for n in names if n not in found)
-    print(f"check_api: {len(names)} public names (namespace sinter, configuration macros, "
+    print(f"check_api: {len(names)} public names (namespace sinter and its nested namespaces, configuration macros, "
           f"environment variables) checked against {argv[2]}")
     for n in missing:
         print(f"sinter: docs/api.md: `{n}` (declared in {names[n]}) is not documented; "

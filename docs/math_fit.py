@@ -7,7 +7,7 @@ Prints, as C hex-float literals (lowest degree first), the coefficients of:
   exp_r    e^r of erf_f32.hpp on |r| <= 0.35, degree 7
   log_f    P(f) of log_f32.hpp: log1p(f)/f on [sqrt(1/2) - 1, sqrt(2) - 1], degree 11
   tanh_d   P/Q of exp_log.hpp's tanh(double): (tanh a - a)/a^3, z = a^2, a in [0, 0.625], degrees 2 and 3
-  tanh_f   P then Q of exp_f32.inl's tanh(float): S(u) = (2 tanh(a/2)/a - 1)/u, u = a^2, a in [0, 9.02],
+  tanh_f   P then Q of exp_f32.hpp's tanh(float): S(u) = (2 tanh(a/2)/a - 1)/u, u = a^2, a in [0, 9.02],
            degrees 2 and 2, Q(0) = 1, rounded to float
 The polynomials are weighted least-squares fits by Lawson's iteration on
 Chebyshev nodes (relative error, reference values from mpmath, solves in

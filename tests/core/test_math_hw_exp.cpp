@@ -91,8 +91,8 @@ TEST_CASE("math: float exp and tanh in vectorised loops match the scalar kernels
   std::vector<float> out(in.size());
   tally te, tt;
   long checked = 0;
-  for (std::size_t n : {0, 1, 2, 3, 5, 7, 15, 16, 17, 31, 33, 63, 65, 1009, 4096}) {
-    for (std::size_t off : {0, 1, 3}) {  // misaligned starts
+  for (std::size_t n : {0u, 1u, 2u, 3u, 5u, 7u, 15u, 16u, 17u, 31u, 33u, 63u, 65u, 1009u, 4096u}) {
+    for (std::size_t off : {0u, 1u, 3u}) {  // misaligned starts
       if (off + n > in.size()) continue;
       exp_loop(out.data() + off, in.data() + off, n);
       for (std::size_t i = off; i < off + n; ++i) check_exp(te, in[i], out[i]);

@@ -360,7 +360,7 @@ SINTER_SIMD_CASE("double exp2, expm1, log2, log10, log1p, sinh, cosh, asinh, aco
 }
 
 // float functions that compute in double (exp_log.hpp's double kernels,
-// log_erf_f32.inl's float ones): the explicit loop widens each half of
+// log_erf_f32.hpp's float ones): the explicit loop widens each half of
 // the vector and rounds back, as the scalar function's casts do.
 SINTER_SIMD_CASE("float exp2, expm1, log, log2, log10, log1p, sinh, cosh, asinh, acosh, atanh, erf, erfc: the scalar bits") {
   SINTER_CHECK_FN_F32(exp2, static_cast<float>(mi::exp2(static_cast<double>(v))));

@@ -45,7 +45,7 @@ for opt in -O3 -O2; do
     if ! "$cxx" -std=c++20 $opt "$@" -I"$inc" $use_pch -DCASE=$c -fopt-info-vec-optimized -c "$here/fused.cpp" -o /dev/null >"$log" 2>&1; then
       cat "$log" >&2; echo "FAIL: case $c does not compile ($opt)" >&2; status=1; continue
     fi
-    if grep -q "policy/host/loop.hpp:$loop_line:[0-9]*: optimized: loop vectorized" "$log"; then
+    if grep -q "host/loop.hpp:$loop_line:[0-9]*: optimized: loop vectorized" "$log"; then
       echo "vectorised $opt: case $c ($what)"
     else
       echo "NOT VECTORISED $opt: case $c ($what)"; status=1

@@ -200,12 +200,14 @@ template <std::size_t RF, std::size_t RT>
 SINTER_HD constexpr extents<RT> broadcast_strides(const extents<RF>& s, const extents<RF>& st,
                                                   const extents<RT>& to) {
   extents<RT> out{};
-  for (std::size_t d = 0; d != RT; ++d) {
-    if (d + RF < RT) {
-      out[d] = 0;
-    } else {
-      const std::size_t k = d + RF - RT;
-      out[d] = (s[k] == 1 && to[d] != 1) ? 0 : st[k];
+  if constexpr (RT > 0) {  // at rank 0 nvcc warns of a pointless unsigned comparison
+    for (std::size_t d = 0; d != RT; ++d) {
+      if (d + RF < RT) {
+        out[d] = 0;
+      } else {
+        const std::size_t k = d + RF - RT;
+        out[d] = (s[k] == 1 && to[d] != 1) ? 0 : st[k];
+      }
     }
   }
   return out;

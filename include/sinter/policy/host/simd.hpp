@@ -19,8 +19,8 @@
 /// Here the cursor tree is evaluated on whole vectors instead, with GCC's
 /// vector extensions: a memory leaf is one unaligned vector load, a scalar
 /// a broadcast, a map node its functor's vector form (host_simd_ops.hpp), and the
-/// maths functions the lane kernels of exp_f32.inl (float) and of
-/// exp_f64.inl, log_erf_f64.inl and log_erf_f32.inl (double, and the float
+/// maths functions the lane kernels of exp_f32.hpp (float) and of
+/// exp_f64.hpp, log_erf_f64.hpp and log_erf_f32.hpp (double, and the float
 /// functions computed in double, on each half of a float vector widened)
 /// on the ISA's vectors, inlined.
 /// The last partial vector is loaded and stored under a mask: no scalar

@@ -12,7 +12,7 @@
 
 #include "describe.hpp"
 #include "expression.hpp"
-#include "policy/device_hooks.hpp"
+#include "policy/backend.hpp"
 #include "policy/host/lagged.hpp"
 #include "trace.hpp"
 

@@ -10,7 +10,7 @@
 /// when summarising). Device memory is printed whole after one transfer to
 /// the host when nothing is summarised; else only the shown elements are
 /// copied, by the device's specialisation of `detail::device_gather<P>`
-/// (policy/device_hooks.hpp; cuda: policy/cuda/print.hpp).
+/// (policy/backend.hpp; cuda: policy/cuda/print.hpp, through policy/cuda.hpp).
 #include <cstddef>
 #include <memory>
 #include <mutex>
@@ -26,8 +26,7 @@
 #include "io/layout.hpp"
 #include "io/number_format.hpp"
 #include "policy/backend.hpp"
-#include "policy/cuda/print.hpp"
-#include "policy/device_hooks.hpp"
+#include "policy/backend.hpp"
 #include "transfer.hpp"
 #include "view.hpp"
 

@@ -30,7 +30,7 @@
 #endif
 #include "reduce/host_engine.hpp"
 #include "reduce/ops.hpp"
-#include "reduce/reducer.hpp"
+#include "policy/backend.hpp"
 #include "transfer.hpp"
 
 namespace sinter {
@@ -66,7 +66,7 @@ template <class E, class B>
 inline constexpr bool shares_full_v = std::remove_cvref_t<E>::rank >= 1 && has_shared_v<std::remove_cvref_t<B>>;
 
 /// The CPU reducers (host and par): reducer<P>'s primary template (the
-/// contract, full and along, is in reduce/reducer.hpp). A device policy
+/// contract, full and along, is in policy/backend.hpp). A device policy
 /// specialises reducer<P> (cuda: reduce/cuda.hpp). Both run the producer with its equal twin pairs merged (twin_nodes.hpp);
 /// full also computes a shared costly subexpression once per element when
 /// the producer is contiguous (shared_nodes.hpp).

@@ -8,7 +8,7 @@
 /// destination's backend (reading the source in place; any expression, any
 /// strides, with broadcasting and the usual aliasing check). A device backend
 /// adds its own spaces by specialising detail::memory_space<P> and
-/// detail::transfer<From, To>, declared in policy/device_hooks.hpp
+/// detail::transfer<From, To>, declared in policy/backend.hpp
 /// (policy/cuda/transfer.hpp does, for cuda).
 /// A transfer gets both policy values: the destination's, and the source's
 /// (an array's or view's own; for an expression, detail::expr_policy<P>).
@@ -21,8 +21,7 @@
 #include "array.hpp"
 #include "evaluate.hpp"
 #include "expression.hpp"
-#include "policy/cuda/transfer.hpp"
-#include "policy/device_hooks.hpp"
+#include "policy/backend.hpp"
 #include "policy/host.hpp"
 #include "policy/par.hpp"
 #include "view.hpp"
@@ -43,7 +42,7 @@ auto source_policy(const X& x, const E& e) {
 }
 
 /// The passes a transfer runs (the `passes` of transfer<From, To>::copy,
-/// policy/device_hooks.hpp): a device's transfers reach assign through it.
+/// policy/backend.hpp): a device's transfers reach assign through it.
 struct transfer_passes {
   /// `out = e` by a pass of policy `pol`.
   template <class P, class T, std::size_t R, class E>

@@ -7,7 +7,9 @@ Reads every `#include "..."` of every .hpp and .inl under the directory,
 resolves it against the including file's folder, and fails (exit status 1,
 one line per problem) on
   * an include from one layer into a layer it may not know (LAYERS below,
-    the rule of docs/design.md's layer table), and
+    the rule of docs/design.md's layer table),
+  * an include of policy/cuda/* from outside that folder (the device is
+    reached through policy/cuda.hpp or the contract, policy/backend.hpp), and
   * any cycle between headers (each cycle printed once, as a path).
 Every header must fall in a layer; an include that resolves to no file
 under the directory is reported too.
@@ -26,7 +28,7 @@ LAYERS = [
     ("config", ["config.hpp"], []),
     ("core", ["core/*"], ["config"]),
     ("io", ["io/*"], ["config", "core"]),
-    ("contract", ["policy/backend.hpp", "policy/device_hooks.hpp", "policy/host_memory.hpp"], ["config", "core"]),
+    ("contract", ["policy/backend.hpp", "policy/host_memory.hpp"], ["config", "core"]),
     ("cuda", ["policy/cuda.hpp", "policy/cuda/*"], ["config", "core", "contract"]),
     ("host", ["policy/*"], ["config", "core", "contract"]),
     ("reduce", ["reduce/*"], ["config", "core", "contract", "host", "cuda"]),
@@ -122,6 +124,9 @@ def main(argv):
             lt = layer_of(t)
             if lt not in allowed[lh]:
                 problems.append(f"{h}:{line}: upward include: layer {lh} includes {t} (layer {lt})")
+            elif t.startswith("policy/cuda/") and not h.startswith("policy/cuda"):
+                problems.append(f"{h}:{line}: includes {t}; outside policy/cuda/ include policy/cuda.hpp "
+                                "(the device's specialisations) or the contract, policy/backend.hpp")
     for cyc in cycles(graph):
         problems.append("include cycle: " + " -> ".join(cyc + [cyc[0]]))
     for p in problems:

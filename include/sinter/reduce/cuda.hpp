@@ -45,7 +45,7 @@
 
 #include "../policy/cuda.hpp"
 #include "../policy/host/loop.hpp"
-#include "reducer.hpp"
+#include "../policy/backend.hpp"
 
 namespace sinter::detail {
 

@@ -1,7 +1,7 @@
 #pragma once
 /// \file print.hpp
 /// Printing CUDA device memory (`std::cout << cuda_array`): the cuda
-/// specialisation of detail::device_gather (policy/device_hooks.hpp), which
+/// specialisation of detail::device_gather (policy/backend.hpp), which
 /// io.hpp calls for a summarised array: just its shown elements are copied,
 /// one cudaMemcpyAsync per run of consecutive elements (two per shown row
 /// of a contiguous matrix), then one synchronisation. An array printed
@@ -10,8 +10,8 @@
 #include <span>
 
 #include "../../core/shape.hpp"
-#include "../cuda.hpp"
-#include "../device_hooks.hpp"
+#include "backend.hpp"
+#include "../backend.hpp"
 #include "transfer.hpp"
 
 namespace sinter::detail {

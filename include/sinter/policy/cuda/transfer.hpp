@@ -2,7 +2,7 @@
 /// \file transfer.hpp
 /// Transfers between host memory and CUDA device memory, and between CUDA
 /// devices: the cuda specialisations of detail::memory_space,
-/// detail::expr_policy and detail::transfer (policy/device_hooks.hpp; used by
+/// detail::expr_policy and detail::transfer (policy/backend.hpp; used by
 /// sinter/transfer.hpp, whose transfer_passes runs the passes below).
 ///
 /// Every transfer is at most three steps, whatever the strides, broadcasting
@@ -31,8 +31,8 @@
 #include "../../core/leaf.hpp"
 #include "../../core/map_node.hpp"
 #include "../../core/shape.hpp"
-#include "../cuda.hpp"
-#include "../device_hooks.hpp"
+#include "backend.hpp"
+#include "../backend.hpp"
 
 namespace sinter::detail {
 

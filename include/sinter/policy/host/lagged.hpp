@@ -162,18 +162,22 @@ bool lagged_fits(const memory_leaf<T, R>& out, const Node& bound, lagged_plan& p
           p - static_cast<std::uintptr_t>(-llo) * sizeof(U) >= ohi)
         return;  // disjoint
       const auto diff = static_cast<std::intptr_t>(p - reinterpret_cast<std::uintptr_t>(out.ptr));
-      if (sizeof(U) != sizeof(T) || diff % static_cast<std::intptr_t>(sizeof(T)) != 0) {
+      if constexpr (sizeof(U) != sizeof(T)) {  // a constant test: nvcc flags the loop after it unreachable
         ok = false;
-        return;
+      } else {
+        if (diff % static_cast<std::intptr_t>(sizeof(T)) != 0) {
+          ok = false;
+          return;
+        }
+        for (std::size_t d = 0; d != R; ++d)
+          if (out.shape[d] > 1 && leaf.strides[d] != out.strides[d]) ok = false;
+        const index_t c = static_cast<index_t>(diff / static_cast<std::intptr_t>(sizeof(T)));
+        if (!rows) return;
+        const index_t dlo = ceil_div(c - span, s), dhi = floor_div(c + span, s);
+        if (dlo > dhi) return;  // reads only between the output's rows
+        dmin = std::min(dmin, dlo);
+        dmax = std::max(dmax, dhi);
       }
-      for (std::size_t d = 0; d != R; ++d)
-        if (out.shape[d] > 1 && leaf.strides[d] != out.strides[d]) ok = false;
-      const index_t c = static_cast<index_t>(diff / static_cast<std::intptr_t>(sizeof(T)));
-      if (!rows) return;
-      const index_t dlo = ceil_div(c - span, s), dhi = floor_div(c + span, s);
-      if (dlo > dhi) return;  // reads only between the output's rows
-      dmin = std::min(dmin, dlo);
-      dmax = std::max(dmax, dhi);
     }
   });
   const auto row_bytes = static_cast<std::size_t>(row) * sizeof(T);

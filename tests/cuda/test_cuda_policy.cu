@@ -260,6 +260,7 @@ TEST_CASE("cuda: parse_memory_size and SINTER_CUDA_MEMORY_LIMIT") {
   CHECK_THROWS_AS(parse_memory_size("12X"), st::value_error);
   CHECK_THROWS_AS(parse_memory_size("4 G"), st::value_error);
   CHECK_THROWS_AS(parse_memory_size("4g"), st::value_error);
+  CHECK_THROWS_AS(parse_memory_size("99999999999999G"), st::value_error);  // past size_t: refused, not wrapped
   try {
     (void)parse_memory_size("12T");
   } catch (const st::value_error& e) {

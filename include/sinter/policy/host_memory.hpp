@@ -25,6 +25,7 @@
 #endif
 
 #include "../core/allocation_count.hpp"
+#include "../core/byte_size.hpp"
 #include "../core/error.hpp"
 
 /// SINTER_HOST_POOL: 1 (the default) caches freed large host blocks for
@@ -57,28 +58,8 @@ struct host_pool_stats {
 
 namespace detail {
 
-/// "1073741824", "512M", "4G", "64K" (binary units) → bytes; throws
-/// value_error. (cuda/memory_pool.hpp's parse_memory_size reads the same
-/// forms; the contract cannot include it.)
-inline std::size_t parse_byte_size(const std::string& s) {
-  const std::string bad = "host memory limit: '" + s + "' is not a number of bytes; write e.g. 512M or 4G";
-  std::size_t pos = 0;
-  unsigned long long v = 0;
-  if (s.empty() || s[0] < '0' || s[0] > '9') throw value_error(bad);
-  try {
-    v = std::stoull(s, &pos);
-  } catch (const std::exception&) {
-    throw value_error(bad);
-  }
-  const std::string unit = s.substr(pos);
-  int shift = 0;
-  if (unit == "K" || unit == "KiB") shift = 10;
-  else if (unit == "M" || unit == "MiB") shift = 20;
-  else if (unit == "G" || unit == "GiB") shift = 30;
-  else if (!unit.empty() && unit != "B") throw value_error(bad);
-  if (v > (std::numeric_limits<std::size_t>::max() >> shift)) throw value_error(bad);
-  return static_cast<std::size_t>(v) << shift;
-}
+/// The host pool's limit from a user's string ("512M", "4G").
+inline std::size_t parse_byte_size(const std::string& s) { return parse_byte_size(s, "host memory limit"); }
 
 /// Requests of at least this many bytes go through the cache; smaller ones
 /// (most temporaries, small arrays) straight to the aligned allocator.

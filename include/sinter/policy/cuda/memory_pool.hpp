@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 
+#include "../../core/byte_size.hpp"
 #include "../../core/error.hpp"
 
 struct CUstream_st;  // cudaStream_t is CUstream_st*; declared here for host-only files
@@ -33,27 +34,8 @@ struct memory_stats {
 
 namespace detail {
 
-/// "1073741824", "512M", "4G", "64K" (binary units) → bytes; throws value_error.
-inline std::size_t parse_memory_size(const std::string& s) {
-  if (s.empty()) throw value_error("memory size: empty");
-  if (s.find_first_not_of("0123456789") == 0)
-    throw value_error("memory size: '" + s + "' is not a number of bytes (e.g. 512M, 4G)");
-  std::size_t pos = 0;
-  unsigned long long v = 0;
-  try {
-    v = std::stoull(s, &pos);
-  } catch (const std::exception&) {
-    throw value_error("memory size: '" + s + "' is not a number of bytes (e.g. 512M, 4G)");
-  }
-  std::string unit = s.substr(pos);
-  unsigned long long mul = 1;
-  if (unit == "" || unit == "B") mul = 1;
-  else if (unit == "K" || unit == "KiB") mul = 1ull << 10;
-  else if (unit == "M" || unit == "MiB") mul = 1ull << 20;
-  else if (unit == "G" || unit == "GiB") mul = 1ull << 30;
-  else throw value_error("memory size: unknown unit '" + unit + "' in '" + s + "' (use K, M or G)");
-  return static_cast<std::size_t>(v * mul);
-}
+/// The device pool's limit from a user's string ("512M", "4G").
+inline std::size_t parse_memory_size(const std::string& s) { return parse_byte_size(s, "cuda memory limit"); }
 
 /// Limit and counters for one device; thread-safe.
 class pool_accounting {

@@ -43,6 +43,7 @@ enum class route : unsigned char {
   tie_rows,                  ///< several outputs in other layouts, row piece by row piece
   lagged_rows,               ///< output overlaps inputs at a fixed offset along the rows: lagged.hpp (assign_bound)
   temporary,                 ///< output overlaps an input: a temporary, then a copy (assign_bound, every policy)
+  row_blocks,                ///< rows.hpp's row reductions and their consumer, block of rows by block, in cache
 };
 
 /// The trace's text for route `r`.
@@ -68,6 +69,7 @@ constexpr const char* route_name(route r) {
     case route::tie_rows: return "tie strided";
     case route::lagged_rows: return "lagged rows";
     case route::temporary: return "temporary";
+    case route::row_blocks: return "row blocks";
   }
   return "";
 }
@@ -88,6 +90,16 @@ struct host_plan {
   /// Whether the route streams its stores.
   constexpr bool stream() const { return route_streams(way); }
 };
+
+/// route::row_blocks: bytes of input rows per block, so that a block read
+/// by its reductions is still in L2 when its consumer reads it again.
+inline constexpr std::size_t row_block_bytes = std::size_t{128} << 10;
+
+/// route::row_blocks: rows per block for rows of `cols` elements of `bytes` each (at least 1).
+constexpr index_t row_block_rows(index_t cols, std::size_t bytes) {
+  const auto row = static_cast<std::size_t>(cols > 0 ? cols : 1) * bytes;
+  return row >= row_block_bytes ? 1 : static_cast<index_t>(row_block_bytes / row);
+}
 
 /// Below this many elements a par pass runs on one thread (2 * par_grain).
 inline constexpr index_t par_grain = 1 << 15;

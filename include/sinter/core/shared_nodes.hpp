@@ -41,6 +41,7 @@
 #include "leaf.hpp"
 #include "map_node.hpp"
 #include "ops.hpp"
+#include "tree_fold.hpp"
 #include "twin_nodes.hpp"
 
 namespace sinter::detail {
@@ -50,27 +51,22 @@ namespace sinter::detail {
 template <class F>
 inline constexpr bool costly_fn_v = op_traits<F>::cost == op_cost::maths;
 
-/// How many times node type X occurs in the tree of node type N.
-template <class X, class N>
-struct occurrences {
-  static constexpr int value = std::is_same_v<X, N> ? 1 : 0;
-};
-template <class X, class F, class... A>
-struct occurrences<X, map_node<F, A...>> {
-  static constexpr int value = std::is_same_v<X, map_node<F, A...>> ? 1 : (0 + ... + occurrences<X, A>::value);
-};
-
 /// Nodes in a tree, and how many of them call a costly function.
+template <int Size, int Calls>
+struct tree_counts {
+  static constexpr int size = Size;
+  static constexpr int calls = Calls;
+};
+/// Visitor (tree_fold.hpp): tree_counts of a tree.
+struct tree_facts_fold {
+  template <class L>
+  using leaf = tree_counts<1, 0>;
+  template <class N, class F, class... R>
+  using node = tree_counts<1 + (0 + ... + R::size), (costly_fn_v<F> ? 1 : 0) + (0 + ... + R::calls)>;
+};
+/// tree_counts of the tree of node type N.
 template <class N>
-struct tree_facts {
-  static constexpr int size = 1;
-  static constexpr int calls = 0;
-};
-template <class F, class... A>
-struct tree_facts<map_node<F, A...>> {
-  static constexpr int size = 1 + (0 + ... + tree_facts<A>::size);
-  static constexpr int calls = (costly_fn_v<F> ? 1 : 0) + (0 + ... + tree_facts<A>::calls);
-};
+using tree_facts = fold_tree_t<tree_facts_fold, N>;
 
 /// No shared subexpression.
 struct no_shared {};
@@ -92,34 +88,36 @@ struct larger_pick<P, Q...> {
   static constexpr int size = first ? P::size : rest::size;
 };
 
-/// The shared subexpression of Root found in its subtree N: of N itself (if
-/// it occurs at least twice in Root and calls a costly function) and the
-/// best found in its children, the one whose sharing saves the most costly
+/// The shared subexpression of Root found in its subtree Self, given R...,
+/// the picks of Self's children: of Self itself (if it occurs at least twice
+/// in Root and calls a costly function) and the best of R..., the one whose sharing saves the most costly
 /// calls per element, (occurrences - 1) x calls: in Black-Scholes' call and
 /// put written by one pass (tie.hpp), d1 (log and sqrt, 4 occurrences)
 /// rather than d2 = d1 - v sqrt(t) (2 occurrences, which would leave d1
-/// computed twice more). On a tie the larger one (N itself).
-template <class Root, class N>
+/// computed twice more). On a tie the larger one (Self).
+template <class Root, class Self, class... R>
 struct shared_pick {
-  using type = no_shared;
-  static constexpr int score = 0;
-  static constexpr int size = 0;
-};
-template <class Root, class F, class... A>
-struct shared_pick<Root, map_node<F, A...>> {
-  using self = map_node<F, A...>;
-  static constexpr int occ = occurrences<self, Root>::value;
-  static constexpr int self_score = occ >= 2 ? (occ - 1) * tree_facts<self>::calls : 0;
-  using inner = larger_pick<shared_pick<Root, A>...>;
+  static constexpr int occ = occurrences_v<Self, Root>;
+  static constexpr int self_score = occ >= 2 ? (occ - 1) * tree_facts<Self>::calls : 0;
+  using inner = larger_pick<R...>;
   static constexpr bool self_ok = self_score > 0 && self_score >= inner::score;
-  using type = std::conditional_t<self_ok, self, typename inner::type>;
+  using type = std::conditional_t<self_ok, Self, typename inner::type>;
   static constexpr int score = self_ok ? self_score : inner::score;
-  static constexpr int size = self_ok ? tree_facts<self>::size : inner::size;
+  static constexpr int size = self_ok ? tree_facts<Self>::size : inner::size;
+};
+/// Visitor (tree_fold.hpp): the shared_pick of a subtree of Root (a leaf
+/// has none: larger_pick of nothing).
+template <class Root>
+struct shared_pick_fold {
+  template <class L>
+  using leaf = larger_pick<>;
+  template <class N, class F, class... R>
+  using node = shared_pick<Root, N, R...>;
 };
 
 /// The shared subexpression's node type of a bound tree (no_shared: none).
 template <class Node>
-using shared_t = typename shared_pick<Node, Node>::type;
+using shared_t = typename fold_tree_t<shared_pick_fold<Node>, Node>::type;
 
 /// Whether a bound tree has a shared subexpression to look for.
 template <class Node>
@@ -133,8 +131,7 @@ const S& first_shared(const N& n) {
     return n;
   } else {
     constexpr std::size_t k = []<std::size_t... I>(std::index_sequence<I...>) {
-      constexpr bool has[] = {(occurrences<S, std::remove_cvref_t<decltype(get<I>(std::declval<const N&>().args))>>::value >
-                               0)...};
+      constexpr bool has[] = {(occurrences_v<S, std::remove_cvref_t<decltype(get<I>(std::declval<const N&>().args))>> > 0)...};
       for (std::size_t i = 0; i < sizeof...(I); ++i)
         if (has[i]) return i;
       return std::size_t{0};
@@ -148,7 +145,7 @@ template <class S, class N>
 bool shared_all_equal(const S& s, const N& n) {
   if constexpr (std::is_same_v<S, N>) {
     return same_node(s, n);
-  } else if constexpr (occurrences<S, N>::value == 0) {
+  } else if constexpr (occurrences_v<S, N> == 0) {
     return true;
   } else {
     return [&]<std::size_t... I>(std::index_sequence<I...>) {
@@ -174,7 +171,7 @@ using tie_tree_t = map_node<tie_fn, B...>;
 /// must contain one).
 template <class S, class B0, class... B>
 const S& first_shared_of(const B0& b0, const B&... b) {
-  if constexpr (occurrences<S, B0>::value > 0) return first_shared<S>(b0);
+  if constexpr (occurrences_v<S, B0> > 0) return first_shared<S>(b0);
   else return first_shared_of<S>(b...);
 }
 
@@ -234,7 +231,7 @@ template <class S, class L, class N>
 auto substitute_shared(const N& n, const L& leaf) {
   if constexpr (std::is_same_v<S, N>) {
     return leaf;
-  } else if constexpr (occurrences<S, N>::value == 0) {
+  } else if constexpr (occurrences_v<S, N> == 0) {
     return n;
   } else {
     return [&]<std::size_t... I>(std::index_sequence<I...>) {

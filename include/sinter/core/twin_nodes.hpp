@@ -33,6 +33,7 @@
 #include "leaf.hpp"
 #include "map_node.hpp"
 #include "ops.hpp"
+#include "tree_fold.hpp"
 
 namespace sinter::detail {
 
@@ -53,28 +54,32 @@ struct is_map_node : std::false_type {};
 template <class F, class... A>
 struct is_map_node<map_node<F, A...>> : std::true_type {};
 
+/// Whether map_node<F, A...> is a twin pair: F's traits say so (multiply)
+/// and its two children are of one map-node type.
+template <class N>
+struct is_twin_pair : std::false_type {};
+template <class F, class X>
+struct is_twin_pair<map_node<F, X, X>> : std::bool_constant<op_traits<F>::twin_pair && is_map_node<X>::value> {};
+
 /// What a node type holds of twin pairs: `pair`, itself one (a product of
 /// two children of one map-node type); `any`, it or a node below it (a
 /// pair's second child is not looked into: it is the first one's equal
 /// whenever the pair is merged).
+template <bool Pair, bool Any>
+struct twin_facts {
+  static constexpr bool pair = Pair;
+  static constexpr bool any = Any;
+};
+/// Visitor (tree_fold.hpp): twin_facts of a tree.
+struct twin_fold {
+  template <class L>
+  using leaf = twin_facts<false, false>;
+  template <class N, class F, class... R>
+  using node = twin_facts<is_twin_pair<N>::value, is_twin_pair<N>::value || (false || ... || R::any)>;
+};
+/// twin_facts of the tree of node type N.
 template <class N>
-struct twin_traits {
-  static constexpr bool pair = false;
-  static constexpr bool any = false;
-};
-
-/// Whether map_node<F, A...> is a twin pair: F's traits say so (multiply)
-/// and its two children are of one map-node type.
-template <class F, class... A>
-struct is_twin_pair : std::false_type {};
-template <class F, class X>
-struct is_twin_pair<F, X, X> : std::bool_constant<op_traits<F>::twin_pair && is_map_node<X>::value> {};
-
-template <class F, class... A>
-struct twin_traits<map_node<F, A...>> {
-  static constexpr bool pair = is_twin_pair<F, A...>::value;
-  static constexpr bool any = pair || (false || ... || twin_traits<A>::any);
-};
+using twin_traits = fold_tree_t<twin_fold, N>;
 
 /// Whether a (bound) node type has a twin pair anywhere in its tree.
 template <class Node>

@@ -53,6 +53,8 @@ bool overlaps_output(const memory_leaf<T, R>& out, std::uintptr_t olo, std::uint
                 sizeof(typename Node::value_type) == sizeof(T);
     for (std::size_t d = 0; same && d < R; ++d) same = out.shape[d] == 1 || n.strides[d] == out.strides[d];
     return !same;
+  } else if constexpr (requires { n.gen.touches(olo, ohi); }) {
+    return n.gen.touches(olo, ohi);  // a generator reading memory (roll, pad, concatenate, take)
   } else {
     return false;
   }
@@ -101,6 +103,9 @@ SINTER_FORCEINLINE bool rows_overlap(const T* out, index_t rows, index_t len, co
     const auto lo = p - static_cast<std::uintptr_t>(reach < 0 ? -reach : 0) * sizeof(U);
     const auto hi = p + static_cast<std::uintptr_t>((reach > 0 ? reach : 0) + (len - 1) * K + 1) * sizeof(U);
     return lo < ohi && olo < hi && !(K == 1 && p == olo && sizeof(U) == sizeof(T) && step == len);
+  } else if constexpr (requires { node.gen.touches(std::uintptr_t{}, std::uintptr_t{}); }) {
+    const auto olo = reinterpret_cast<std::uintptr_t>(out);
+    return node.gen.touches(olo, olo + static_cast<std::uintptr_t>(rows * len) * sizeof(T));
   } else {
     return false;
   }

@@ -1,8 +1,9 @@
 #pragma once
 /// \file factories.hpp
-/// Creating arrays: empty, zeros, ones, full, asarray (nested initializer
-/// lists), and the lazy generators arange and linspace (no memory: values are
-/// computed where they are used, fused into the pass that reads them).
+/// Creating arrays: empty, zeros, ones, full, their *_like forms, asarray
+/// (nested initializer lists), and the lazy generators arange, linspace and
+/// eye (no memory: values are computed where they are used, fused into the
+/// pass that reads them). meshgrid and indices are in meshgrid.hpp.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -56,6 +57,49 @@ array<T, R, P> ones(const detail::extent_arg (&shape)[R], P pol = {}) {
 template <element T, class P = host, std::size_t R>
 array<T, R, P> ones(const extents<R>& shape, P pol = {}) {
   return full<T>(shape, T(1), pol);
+}
+
+namespace detail {
+/// The policy of a new array shaped like x: x's own (host for policy-neutral generators).
+template <class X>
+using like_policy_t = std::conditional_t<std::is_same_v<typename expr_of_t<X>::policy_type, any_policy>, host,
+                                         typename expr_of_t<X>::policy_type>;
+/// The element type of a *_like result: U, or x's when U is void.
+template <class U, class X>
+using like_value_t = std::conditional_t<std::is_void_v<U>, typename expr_of_t<X>::value_type, U>;
+/// x's policy value (arrays and views carry one, on cuda its device and stream).
+template <class X>
+like_policy_t<X> like_policy(const X& x) {
+  if constexpr (requires { like_policy_t<X>(x.policy()); }) return like_policy_t<X>(x.policy());
+  else return like_policy_t<X>{};
+}
+}  // namespace detail
+
+/// An uninitialised array of x's shape and policy (numpy.empty_like); the
+/// element type is x's unless given: `sinter::empty_like<double>(a)`.
+template <class U = void, expression X>
+auto empty_like(const X& x) {
+  const auto& e = detail::as_operand(x);
+  return array<detail::like_value_t<U, X>, std::remove_cvref_t<decltype(e)>::rank, detail::like_policy_t<X>>(
+      e.shape(), detail::like_policy(x));
+}
+/// An array of x's shape and policy filled with `value` (numpy.full_like).
+template <class U = void, expression X, class V>
+  requires element<V>
+auto full_like(const X& x, V value) {
+  auto a = empty_like<U>(x);
+  a = static_cast<detail::like_value_t<U, X>>(value);
+  return a;
+}
+/// Zeros of x's shape and policy (numpy.zeros_like).
+template <class U = void, expression X>
+auto zeros_like(const X& x) {
+  return full_like<U>(x, 0);
+}
+/// Ones of x's shape and policy (numpy.ones_like).
+template <class U = void, expression X>
+auto ones_like(const X& x) {
+  return full_like<U>(x, 1);
 }
 
 namespace detail {
@@ -148,6 +192,13 @@ struct linspace_gen {
     else return convert<T>(v);
   }
 };
+/// eye's value at offset o = column - row - k: one on that diagonal.
+template <class T>
+struct eye_gen {
+  using value_type = T;
+  static constexpr const char* name = "eye";
+  SINTER_HD SINTER_FORCEINLINE T operator()(index_t o) const { return o == 0 ? T(1) : T(0); }
+};
 }  // namespace detail
 
 /// Lazy [start, stop) in steps of `step`, as numpy.arange; no memory is
@@ -183,6 +234,22 @@ auto linspace(double start, double stop, detail::extent_arg num_arg, bool endpoi
   const double step = div > 0 ? (stop - start) / static_cast<double>(div) : 0.0;
   detail::linspace_gen<T> g{start, step, stop, endpoint && num > 1 ? num - 1 : -1};
   return expr<detail::gen_leaf<detail::linspace_gen<T>, 1>, detail::any_policy, 0>({g, 0, {num}, {1}});
+}
+
+/// Lazy n x m matrix with ones on diagonal k (0 the main one, positive
+/// above), numpy.eye: `sinter::array<float, 2> i = sinter::eye<float>(3);`
+/// No memory: a generator whose position is column - row - k.
+template <element T = double>
+auto eye(detail::extent_arg n, detail::extent_arg m = index_t{-1}, index_t k = 0) {
+  const index_t rows = n.too_large ? -1 : n.value;
+  const index_t cols = m.too_large ? -2 : m.value == -1 ? rows : m.value;
+  if (rows < 0 || cols < 0) throw value_error("sinter::eye: the number of rows and columns must be non-negative");
+  return expr<detail::gen_leaf<detail::eye_gen<T>, 2>, detail::any_policy, 0>({{}, -k, {{rows, cols}}, {{-1, 1}}});
+}
+/// Lazy n x n identity matrix (numpy.identity).
+template <element T = double>
+auto identity(detail::extent_arg n) {
+  return eye<T>(n);
 }
 
 }  // namespace sinter

@@ -18,6 +18,13 @@
 /// explicit vector loop of policy/host/simd.hpp, which also calls tanh).
 #include "bits.hpp"
 
+// Run-time dispatch (policy/host/dispatch.hpp) instantiates these kernels on
+// vectors wider than the build's ISA, inlined into functions of that ISA.
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+
 /// The kernels are always inlined, also at -O0 (GCC, host): the vector
 /// variants of hw_exp.hpp run them inside functions built for one ISA.
 #if defined(__GNUC__) && !defined(__CUDA_ARCH__)
@@ -152,3 +159,7 @@ struct exp_f32_kernels : L {
 };
 
 }  // namespace sinter::detail::math::impl
+
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
+#pragma GCC diagnostic pop
+#endif

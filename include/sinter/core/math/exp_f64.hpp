@@ -27,6 +27,13 @@
 
 #include "bits.hpp"
 
+// Run-time dispatch (policy/host/dispatch.hpp) instantiates these kernels on
+// vectors wider than the build's ISA, inlined into functions of that ISA.
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+
 namespace sinter::detail::math::impl {
 
 inline constexpr double ln2_hi = 6.93147180369123816490e-01;   // 0x3fe62e42fee00000
@@ -203,3 +210,7 @@ struct exp_f64_kernels : L {
 };
 
 }  // namespace sinter::detail::math::impl
+
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
+#pragma GCC diagnostic pop
+#endif

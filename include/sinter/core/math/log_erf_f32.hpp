@@ -16,6 +16,13 @@
 /// they give the same bits.
 #include "log_erf_f64.hpp"
 
+// Run-time dispatch (policy/host/dispatch.hpp) instantiates these kernels on
+// vectors wider than the build's ISA, inlined into functions of that ISA.
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+
 namespace sinter::detail::math::impl {
 
 /// Every double kernel, and float's computed in double, on the lanes of L.
@@ -130,3 +137,7 @@ struct log_erf_f32_kernels : log_erf_f64_kernels<L> {
 };
 
 }  // namespace sinter::detail::math::impl
+
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
+#pragma GCC diagnostic pop
+#endif

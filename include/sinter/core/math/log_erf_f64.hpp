@@ -11,6 +11,13 @@
 /// the same bits.
 #include "exp_f64.hpp"
 
+// Run-time dispatch (policy/host/dispatch.hpp) instantiates these kernels on
+// vectors wider than the build's ISA, inlined into functions of that ISA.
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+
 namespace sinter::detail::math::impl {
 
 /// The double logarithms, inverse hyperbolic functions and erf/erfc on the
@@ -265,3 +272,7 @@ struct log_erf_f64_kernels : exp_f64_kernels<L> {
 };
 
 }  // namespace sinter::detail::math::impl
+
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
+#pragma GCC diagnostic pop
+#endif

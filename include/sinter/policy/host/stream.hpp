@@ -190,6 +190,10 @@ void stream_range(T* o, const Cursor& c, index_t lo, index_t hi) {
   // might alias them), and those loads cost a third of the bandwidth
   // (docs/journal/code-notes.md#keep-block).
   const Cursor cur = c;
+  if constexpr (dispatch::applies_v<T, Cursor>) {
+    // Dispatched maths (policy/host/dispatch.hpp) cost more than the stores.
+    if (dispatch::active()) return store_range_call(o, c, i, hi, false);
+  }
   if constexpr (simd::applies_v<T, Cursor>) {
     // A cursor with an explicit vector loop (exp, tanh: host_simd.hpp)
     // streams its vectors straight from the registers: through the block

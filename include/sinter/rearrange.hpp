@@ -303,4 +303,11 @@ auto pad(X&& x, const pad_width (&widths)[N], std::string_view mode = "constant"
   return detail::remap_expr<detail::remap_kind::pad>(s, out, lo, value, "sinter::pad", edge);
 }
 
+/// pad with the same width before and after every axis: `sinter::pad(x, 1, "edge")`.
+template <expression X>
+auto pad(X&& x, index_t width, std::string_view mode = "constant",
+         typename detail::expr_of_t<X>::value_type value = {}) {
+  return pad(std::forward<X>(x), {pad_width{width, width}}, mode, value);
+}
+
 }  // namespace sinter

@@ -36,8 +36,11 @@ template <class N>
 inline constexpr bool lagged_sliceable_v = false;
 template <class T, std::size_t R, bool D>
 inline constexpr bool lagged_sliceable_v<memory_leaf<T, R, D>> = true;
+// A generator that reads memory (concatenate, take: `touches`) hides it
+// from lagged_fits, so a tree holding one keeps the temporary.
 template <class G, std::size_t R>
-inline constexpr bool lagged_sliceable_v<gen_leaf<G, R>> = true;
+inline constexpr bool lagged_sliceable_v<gen_leaf<G, R>> =
+    !requires(const G& g) { g.touches(std::uintptr_t{}, std::uintptr_t{}); };
 template <class T>
 inline constexpr bool lagged_sliceable_v<scalar_leaf<T>> = true;
 template <class F, class... A>

@@ -25,11 +25,18 @@ namespace {
 
 __extension__ typedef unsigned __int128 rnd_u128;
 
-/// The reference block of element i of a stream (docs/design.md's counter).
-std::array<std::uint32_t, 4> rnd_block(const sr::key& k, std::uint64_t i, std::uint32_t tag) {
-  return sr::philox4x32_10({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i >> 32), tag, 0u}, k.words);
+/// The reference block b of a stream (docs/design.md's counter).
+std::array<std::uint32_t, 4> rnd_block(const sr::key& k, std::uint64_t b, std::uint32_t tag) {
+  return sr::philox4x32_10({static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(b >> 32), tag, 0u}, k.words);
 }
 std::uint64_t rnd_join(std::uint32_t hi, std::uint32_t lo) { return (std::uint64_t{hi} << 32) | lo; }
+/// Element i's word (four elements per block: word i mod 4 of block i / 4).
+std::uint32_t rnd_word(const sr::key& k, std::uint64_t i, std::uint32_t tag) { return rnd_block(k, i / 4, tag)[i % 4]; }
+/// Element i's pair (two elements per block: words 2 (i mod 2) and 2 (i mod 2) + 1 of block i / 2).
+std::array<std::uint32_t, 2> rnd_pair(const sr::key& k, std::uint64_t i, std::uint32_t tag) {
+  const auto b = rnd_block(k, i / 2, tag);
+  return {b[2 * (i % 2)], b[2 * (i % 2) + 1]};
+}
 
 // The reference recipes, in double (tags: uniform 1, normal 2, integers 3,
 // bernoulli 4, exponential 5).
@@ -37,27 +44,33 @@ double ref_unit_f(std::uint32_t w) { return std::ldexp(static_cast<double>(w >> 
 double ref_unit_d(std::uint32_t hi, std::uint32_t lo) {
   return std::ldexp(static_cast<double>(rnd_join(hi, lo) >> 11), -53);
 }
+/// Box-Muller: float, the pair (i mod 4) / 2 of block i / 4 (words u1, u2);
+/// double, block i / 2 (words 0-1 u1, 2-3 u2); the cosine to even i, the sine to odd i.
 double ref_normal(const sr::key& k, std::uint64_t i, bool is_double) {
-  const auto b = rnd_block(k, i, 2);
+  const auto b = rnd_block(k, i / (is_double ? 2 : 4), 2);
+  const std::size_t p = is_double ? 0 : 2 * ((i % 4) / 2);
   const double u1 = is_double ? std::ldexp(static_cast<double>((rnd_join(b[0], b[1]) >> 11) + 1), -53)
-                              : std::ldexp(static_cast<double>((b[0] >> 8) + 1), -24);
-  const double u2 = is_double ? ref_unit_d(b[2], b[3]) : ref_unit_f(b[1]);
-  return std::sqrt(-2 * std::log(u1)) * std::cos(2 * 3.14159265358979323846 * u2);
+                              : std::ldexp(static_cast<double>((b[p] >> 8) + 1), -24);
+  const double u2 = is_double ? ref_unit_d(b[2], b[3]) : ref_unit_f(b[p + 1]);
+  const double angle = 2 * 3.14159265358979323846 * u2;
+  return std::sqrt(-2 * std::log(u1)) * (i % 2 ? std::sin(angle) : std::cos(angle));
 }
 double ref_exponential(const sr::key& k, std::uint64_t i, bool is_double) {
-  const auto b = rnd_block(k, i, 5);
-  const double u = is_double ? std::ldexp(static_cast<double>((rnd_join(b[0], b[1]) >> 11) + 1), -53)
-                             : std::ldexp(static_cast<double>((b[0] >> 8) + 1), -24);
+  const auto w = rnd_pair(k, i, 5);
+  const double u = is_double ? std::ldexp(static_cast<double>((rnd_join(w[0], w[1]) >> 11) + 1), -53)
+                             : std::ldexp(static_cast<double>((rnd_word(k, i, 5) >> 8) + 1), -24);
   return -std::log(u);
 }
-/// integers: lo + floor(X * r / 2^B) in 128-bit arithmetic (r = 0: 2^64).
+/// integers: lo + floor(X * r / 2^B) in 128-bit arithmetic (r = 0: 2^64);
+/// X: element i's pair (types of up to 32 bits), words 0-2 of block i (64-bit types).
 template <class T>
 T ref_integer(const sr::key& k, std::uint64_t i, T lo, std::uint64_t r) {
-  const auto b = rnd_block(k, i, 3);
   std::uint64_t v;
   if constexpr (sizeof(T) <= 4) {
-    v = static_cast<std::uint64_t>((rnd_u128{rnd_join(b[0], b[1])} * r) >> 64);
+    const auto w = rnd_pair(k, i, 3);
+    v = static_cast<std::uint64_t>((rnd_u128{rnd_join(w[0], w[1])} * r) >> 64);
   } else {
+    const auto b = rnd_block(k, i, 3);
     const rnd_u128 x = (rnd_u128{rnd_join(b[0], b[1])} << 32) | b[2];  // 96 bits
     const rnd_u128 rr = r == 0 ? rnd_u128{1} << 64 : rnd_u128{r};
     // x * rr < 2^160: split x to keep the product within 128 bits.
@@ -123,16 +136,35 @@ TEST_CASE("random: keys, split and fold_in derive through Philox") {
 
 TEST_CASE("random: golden values (the stream of key 42 is frozen: docs/design.md)") {
   const st::array<double, 1> u = sr::uniform<double>(sr::key{42}, {3});
+  const st::array<float, 1> uf = sr::uniform<float>(sr::key{42}, {6});
   const st::array<std::int32_t, 1> n = sr::integers<std::int32_t>(sr::key{42}, {3}, 0, 1000000);
-  // Computed by a 12-line pure-Python Philox4x32-10 following docs/design.md's
-  // recipe (and matching this implementation); a change of the recipe (tags,
-  // word order, bit selection) changes them.
+  const st::array<std::int64_t, 1> n64 = sr::integers<std::int64_t>(sr::key{42}, {3}, -5, 1LL << 40);
+  const st::array<bool, 1> bv = sr::bernoulli(sr::key{42}, {8}, 0.3);
+  const st::array<float, 1> zf = sr::normal<float>(sr::key{42}, {4});
+  const st::array<double, 1> zd = sr::normal<double>(sr::key{42}, {4});
+  // Computed by a 40-line pure-Python Philox4x32-10 following docs/design.md's
+  // recipe (run by hand, values pasted); a change of the recipe (tags, word
+  // order, elements per block, bit selection) changes them.
   CHECK(u(0) == 0x1.499bb49028f4p-7);
-  CHECK(u(1) == 0x1.07fc89cfee90cp-3);
-  CHECK(u(2) == 0x1.b3ca03c8fb854p-3);
+  CHECK(u(1) == 0x1.db4581c5b162p-3);
+  CHECK(u(2) == 0x1.07fc89cfee90cp-3);
+  const float ufv[6] = {0x1.499b8p-7f, 0x1.028f48p-3f, 0x1.db458p-3f, 0x1.6c588p-1f, 0x1.07fc88p-3f, 0x1.fba43ap-1f};
+  for (index_t i = 0; i < 6; ++i) CHECK(uf(i) == ufv[i]);
   CHECK(n(0) == 40308);
-  CHECK(n(1) == 522108);
-  CHECK(n(2) == 320949);
+  CHECK(n(1) == 723034);
+  CHECK(n(2) == 522108);
+  CHECK(n64(0) == 44319552109LL);
+  CHECK(n64(1) == 574063852571LL);
+  CHECK(n64(2) == 352887870434LL);
+  const bool bref[8] = {true, false, true, true, false, true, false, false};
+  for (index_t i = 0; i < 8; ++i) CHECK(bv(i) == bref[i]);
+  // normal: Python's double log, sqrt, cos and sin; sinter's float maths within 1e-6, double within 1e-14
+  const double zfv[4] = {-1.3457069609987942, -0.1720506281821863, -0.46948265260814076, -1.2275585993759939};
+  const double zdv[4] = {-1.1954312097507527, 0.6414615895556387, 0.09288774853001741, -1.0693493282508917};
+  for (index_t i = 0; i < 4; ++i) {
+    CHECK(std::abs(zf(i) - zfv[i]) <= 1e-6);
+    CHECK(std::abs(zd(i) - zdv[i]) <= 1e-14);
+  }
 }
 
 TEST_CASE("random: every distribution against the scalar reference, odd sizes and shapes") {
@@ -154,16 +186,17 @@ TEST_CASE("random: every distribution against the scalar reference, odd sizes an
     std::size_t bad = 0;
     for (index_t i = 0; i < n; ++i) {
       const auto ui = static_cast<std::uint64_t>(i);
-      const auto b = rnd_block(k, ui, 1);
-      bad += uf(i) != static_cast<float>(ref_unit_f(b[0]));  // exact: a multiple of 2^-24
-      bad += ud(i) != ref_unit_d(b[0], b[1]);
-      const double uref = -2.5 + 6.5 * ref_unit_f(b[0]);
+      const std::uint32_t w = rnd_word(k, ui, 1);
+      const auto wd = rnd_pair(k, ui, 1);
+      bad += uf(i) != static_cast<float>(ref_unit_f(w));  // exact: a multiple of 2^-24
+      bad += ud(i) != ref_unit_d(wd[0], wd[1]);
+      const double uref = -2.5 + 6.5 * ref_unit_f(w);
       bad += !(std::abs(uab(i) - uref) <= 8 * 0x1p-24 && uab(i) >= -2.5f && uab(i) < 4.f);
       bad += !(std::abs(nf(i) - (1 + 2 * ref_normal(k, ui, false))) <= 4e-5);
       bad += !(std::abs(nd(i) - ref_normal(k, ui, true)) <= 1e-13);
       bad += !(std::abs(ef(i) - 3 * ref_exponential(k, ui, false)) <= 3e-6 * (1 + ef(i)));
       bad += !(std::abs(ed(i) - ref_exponential(k, ui, true)) <= 1e-14 * (1 + ed(i)));
-      bad += bb(i) != (rnd_block(k, ui, 4)[0] < std::llround(0.3 * 0x1p32));
+      bad += bb(i) != (rnd_word(k, ui, 4) < std::llround(0.3 * 0x1p32));
       bad += i16(i) != ref_integer<std::int16_t>(k, ui, -300, 1534);
       bad += u32(i) != ref_integer<std::uint32_t>(k, ui, 5u, 3999999995u);
       bad += i64(i) != ref_integer<std::int64_t>(k, ui, -(index_t{1} << 62), std::uint64_t{1} << 63);
@@ -176,8 +209,8 @@ TEST_CASE("random: every distribution against the scalar reference, odd sizes an
   const st::array<double, 3> cube = sr::uniform<double>(k, {3, 5, 7});
   std::size_t bad = 0;
   for (index_t i = 0; i < 105; ++i) {
-    const auto b = rnd_block(k, static_cast<std::uint64_t>(i), 1);
-    bad += cube(i / 35, (i / 7) % 5, i % 7) != ref_unit_d(b[0], b[1]);
+    const auto w = rnd_pair(k, static_cast<std::uint64_t>(i), 1);
+    bad += cube(i / 35, (i / 7) % 5, i % 7) != ref_unit_d(w[0], w[1]);
   }
   CHECK(bad == 0);
 }
@@ -240,8 +273,8 @@ TEST_CASE("random: views of a generator are views of the materialised array") {
     std::size_t bad = 0;
     for (index_t i = 0; i < big; ++i) bad += out(2 * i) != host_rev(i);
     CHECK(bad == 0);
-    const auto b = rnd_block(k, static_cast<std::uint64_t>(big - 1), 1);
-    CHECK(host_rev(0) == ref_unit_d(b[0], b[1]));
+    const auto w = rnd_pair(k, static_cast<std::uint64_t>(big - 1), 1);
+    CHECK(host_rev(0) == ref_unit_d(w[0], w[1]));
   }
   // broadcast against an array: the generator's row repeats
   const st::array<double, 2> zero = st::zeros<double>({4, 9});
@@ -296,7 +329,7 @@ TEST_CASE("random: half and bfloat16 stay below hi after rounding") {
     hmax = std::max(hmax, hv);
     bmax = std::max(bmax, bv);
     bmin = std::min(bmin, bv);
-    const double u = ref_unit_f(rnd_block(k, static_cast<std::uint64_t>(i), 1)[0]);
+    const double u = ref_unit_f(rnd_word(k, static_cast<std::uint64_t>(i), 1));
     // the reference: float rounded to half, clamped to the largest half below 1
     const float href = std::min(static_cast<float>(st::half(static_cast<float>(u))), 1.f - 0x1p-11f);
     bad += hv != href;

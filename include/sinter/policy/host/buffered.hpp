@@ -16,8 +16,10 @@
 /// beside operands read in place gathers nothing: its blocks are full
 /// length, streamed or not, its buffer one value per row (col_bcast).
 ///
-/// Trees of memory and scalar leaves take this path (`bufferable_v`);
-/// generators (arange, random) keep the run-time-stride loop (run_rows<0>).
+/// Trees of memory and scalar leaves take this path (`bufferable_v`), and
+/// so do generators that fill a run at once (`fill_run`: sinter::random),
+/// contiguous or not (plan.hpp), their buffers filled per block; other
+/// generators (arange) keep the run-time-stride loop (run_rows<0>).
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -40,20 +42,37 @@ template <class T>
 struct bufferable<scalar_leaf<T>> : std::true_type {};
 template <class F, class... A>
 struct bufferable<map_node<F, A...>> : std::bool_constant<(true && ... && bufferable<A>::value)> {};
+/// Whether a generator fills a run of elements at once (`g.fill_run(first, n, out)`).
+template <class G>
+concept run_generator = requires(const G& g, index_t i, typename G::value_type* p) { g.fill_run(i, i, p); };
+template <class G, std::size_t R>
+struct bufferable<gen_leaf<G, R>> : std::bool_constant<run_generator<G>> {};
 template <class N>
 inline constexpr bool bufferable_v = bufferable<N>::value;
+
+/// Whether a tree holds a run_generator leaf (plan.hpp sends it to the buffered route).
+template <class N>
+inline constexpr bool has_run_gen_v = false;
+template <class G, std::size_t R>
+inline constexpr bool has_run_gen_v<gen_leaf<G, R>> = run_generator<G>;
+template <class F, class... A>
+inline constexpr bool has_run_gen_v<map_node<F, A...>> = (false || ... || has_run_gen_v<A>);
 
 /// The number of memory leaves of a tree, and their largest element size.
 template <class N>
 inline constexpr std::size_t leaf_count_v = 0;
 template <class T, std::size_t R, bool D>
 inline constexpr std::size_t leaf_count_v<memory_leaf<T, R, D>> = 1;
+template <class G, std::size_t R>
+inline constexpr std::size_t leaf_count_v<gen_leaf<G, R>> = 1;
 template <class F, class... A>
 inline constexpr std::size_t leaf_count_v<map_node<F, A...>> = (0 + ... + leaf_count_v<A>);
 template <class N>
 inline constexpr std::size_t leaf_size_v = 0;
 template <class T, std::size_t R, bool D>
 inline constexpr std::size_t leaf_size_v<memory_leaf<T, R, D>> = sizeof(T);
+template <class G, std::size_t R>
+inline constexpr std::size_t leaf_size_v<gen_leaf<G, R>> = sizeof(typename G::value_type);
 template <class F, class... A>
 inline constexpr std::size_t leaf_size_v<map_node<F, A...>> = std::max({std::size_t{0}, leaf_size_v<A>...});
 
@@ -68,6 +87,10 @@ SINTER_FORCEINLINE bool rows_unit_or_bcast(const memory_leaf<T, R, D>& l) {
 template <class T>
 SINTER_FORCEINLINE bool rows_unit_or_bcast(const scalar_leaf<T>&) {
   return true;
+}
+template <class G, std::size_t R>
+SINTER_FORCEINLINE bool rows_unit_or_bcast(const gen_leaf<G, R>& l) {  // computed, not gathered: long blocks
+  return l.strides[R - 1] == 0 || l.strides[R - 1] == 1;
 }
 template <class F, class... A, std::size_t... I>
 SINTER_FORCEINLINE bool rows_unit_or_bcast_of(const map_node<F, A...>& n, std::index_sequence<I...>) {
@@ -187,6 +210,40 @@ SINTER_FORCEINLINE unit_cursor<T> block_cursor(const memory_leaf<T, R, D>& l, bl
   if constexpr (D) return {block_source(memory_leaf<T, R>{l.ptr, l.shape, l.strides}, b)};
   else return {block_source(l, b)};
 }
+/// A run generator's values at the block at b, in a buffer: fill_run over
+/// each unit-stride row piece (reversed ones filled forwards, then turned),
+/// one element at a time otherwise. Out of line: one copy per generator and rank.
+template <class G, std::size_t R>
+SINTER_NOINLINE const typename G::value_type* gen_block(const gen_leaf<G, R>& l, block_at<R>& b) {
+  using V = typename G::value_type;
+  V* const buf = reinterpret_cast<V*>(b.next);
+  b.next += b.slot;
+  const index_t s = l.strides[R - 1];
+  if (b.in_row ? s == 1 : l.unit()) {
+    l.gen.fill_run(l.base + block_offset(b.idx, b.j, l.strides), b.len, buf);
+    return buf;
+  }
+  for_block_rows(l.shape, l.strides, b.idx, b.j, b.len, [&](index_t off, index_t j0, index_t k, index_t cnt) {
+    const index_t at = l.base + off + j0 * s;
+    if (s == 1) {
+      l.gen.fill_run(at, cnt, buf + k);
+    } else if (s == -1) {
+      l.gen.fill_run(at - (cnt - 1), cnt, buf + k);
+      std::reverse(buf + k, buf + k + cnt);
+    } else if (s == 0) {
+      const V v = l.gen(at);
+      for (index_t t = 0; t < cnt; ++t) buf[k + t] = v;
+    } else {
+      for (index_t t = 0; t < cnt; ++t) buf[k + t] = l.gen(at + t * s);
+    }
+  });
+  return buf;
+}
+/// A run generator's cursor over the block at b: its buffer.
+template <class G, std::size_t R>
+SINTER_FORCEINLINE unit_cursor<const typename G::value_type> block_cursor(const gen_leaf<G, R>& l, block_at<R>& b) {
+  return {gen_block(l, b)};
+}
 /// A scalar's cursor over any block: itself.
 template <class T, std::size_t R>
 SINTER_FORCEINLINE scalar_leaf<T> block_cursor(const scalar_leaf<T>& l, block_at<R>&) {
@@ -259,7 +316,7 @@ void run_buffered(const memory_leaf<T, R>& out, const Node& node, index_t s, ind
   const bool out_in_place = in_row ? out.strides[R - 1] == 1 : out.unit();
   // In a row whose operands all have unit stride nothing is gathered: the
   // block is the whole row piece (unless the output needs its buffer).
-  const bool whole_rows = in_row && out_in_place && node.rows_step_is(1);
+  const bool whole_rows = !has_run_gen_v<Node> && in_row && out_in_place && node.rows_step_is(1);
   // A column broadcast reads no memory a block must wait on (its buffer is
   // one value filled in L1): its blocks are as long as the buffers, streamed
   // or not, rather than the short blocks of a gathering streamed pass.
@@ -288,7 +345,7 @@ void run_buffered(const memory_leaf<T, R>& out, const Node& node, index_t s, ind
     block_at<R> b{idx, j, len, in_row, scratch, static_cast<index_t>(slot), kept};
     kept = len;
     const auto c = block_cursor(node, b);
-    static_assert(std::is_same_v<std::remove_const_t<decltype(c)>, decltype(node.linear())>);
+    static_assert(has_run_gen_v<Node> || std::is_same_v<std::remove_const_t<decltype(c)>, decltype(node.linear())>);
     if (out_in_place) {
       if (stream) stream_range(o, c, 0, len);
       else store_range_call(o, c, 0, len, wide);

@@ -126,7 +126,7 @@ inline constexpr bool step2_possible_v<map_node<F, A...>> = (true && ... && step
 /// sides contiguous, not streamed, no repeated subexpression to merge or share.
 template <class T, std::size_t R, class Node>
 SINTER_FORCEINLINE bool inline_pass_ok(const memory_leaf<T, R>& out, const Node& bound, index_t limit) {
-  if constexpr (R == 0 || has_twins_v<Node> || has_shared_v<Node>) {
+  if constexpr (R == 0 || has_twins_v<Node> || has_shared_v<Node> || has_run_gen_v<Node>) {
     return false;
   } else {
     const index_t n = shape_size(out.shape);
@@ -140,7 +140,7 @@ SINTER_FORCEINLINE bool inline_pass_ok(const memory_leaf<T, R>& out, const Node&
 /// a block of a wider matrix; docs/journal/code-notes.md#inline-rows).
 template <class T, std::size_t R, class Node>
 SINTER_FORCEINLINE bool inline_rows_ok(const memory_leaf<T, R>& out, const Node& bound, index_t limit) {
-  if constexpr (R != 2 || has_twins_v<Node> || has_shared_v<Node>) {
+  if constexpr (R != 2 || has_twins_v<Node> || has_shared_v<Node> || has_run_gen_v<Node>) {
     return false;
   } else {
     const index_t n = shape_size(out.shape);
@@ -154,7 +154,7 @@ SINTER_FORCEINLINE bool inline_rows_ok(const memory_leaf<T, R>& out, const Node&
 /// (docs/journal/code-notes.md#direct-step2).
 template <class T, std::size_t R, class Node>
 SINTER_FORCEINLINE bool direct_step2_ok(const memory_leaf<T, R>& out, const Node& bound, index_t limit) {
-  if constexpr (R != 1 || !step2_possible_v<Node> || has_twins_v<Node> || has_shared_v<Node>) {
+  if constexpr (R != 1 || !step2_possible_v<Node> || has_twins_v<Node> || has_shared_v<Node> || has_run_gen_v<Node>) {
     return false;
   } else {
     const index_t n = out.shape[0];
@@ -218,6 +218,10 @@ SINTER_FORCEINLINE host_plan plan_host(const memory_leaf<T, R>& out, const Node&
   if constexpr (R == 0) {
     return {route::contiguous, 1, false, false};
   } else {
+    if constexpr (has_run_gen_v<Node> && bufferable_v<Node>) {  // random leaves: filled per block, whole Philox blocks at once
+      const bool s = stream && (out.unit() || streams_rows(out));
+      return {s ? route::buffered_streaming : route::buffered, t, false, false};
+    }
     if (out.unit() && bound.unit()) return {stream ? route::contiguous_streaming : route::contiguous, t, false, false};
     const bool rows = stream && streams_rows(out);  // else as if unstreamed
     if (out.rows_step_is(1)) {

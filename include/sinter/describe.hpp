@@ -19,6 +19,7 @@
 
 #include "core/leaf.hpp"
 #include "core/map_node.hpp"
+#include "core/tree_fold.hpp"
 
 namespace sinter::detail {
 
@@ -43,31 +44,53 @@ constexpr void put_text(char* out, std::size_t& n, const char* text) {
     if (out) out[n] = *text;
 }
 
-/// Writes Node's pattern, "exp(add(\1, \1))" with a leaf_mark per memory or
-/// generator leaf, to out[n...] (counts it only when out is null).
-template <class Node>
-constexpr void write_pattern(char* out, std::size_t& n) {
-  if constexpr (requires(const Node& x) { x.args; }) {
-    using A = decltype(std::declval<const Node&>().args);
-    if constexpr (requires { Node::functor_type::name; }) put_text(out, n, Node::functor_type::name);
+/// A leaf's part of a pattern: a leaf_mark for a memory leaf,
+/// "name<\1>" for a generator, "scalar<dtype>" for a scalar.
+template <class L>
+struct pattern_leaf {
+  /// Writes it to out[n...] (counts it only when out is null).
+  static constexpr void write(char* out, std::size_t& n) {
+    if constexpr (is_memory_leaf<L>::value) {
+      put_text(out, n, "\x01");
+    } else if constexpr (requires(const L& x) { x.gen; }) {
+      put_text(out, n, decltype(std::declval<const L&>().gen)::name);
+      put_text(out, n, "<\x01>");
+    } else {
+      put_text(out, n, "scalar<");
+      put_text(out, n, dtype_name<std::remove_const_t<typename L::value_type>>());
+      put_text(out, n, ">");
+    }
+  }
+};
+
+/// A map node's part of a pattern: "name(" (or "map("), its children's
+/// parts R... separated by ", ", then ")".
+template <class F, class... R>
+struct pattern_node {
+  /// Writes it to out[n...] (counts it only when out is null).
+  static constexpr void write(char* out, std::size_t& n) {
+    if constexpr (requires { F::name; }) put_text(out, n, F::name);
     else put_text(out, n, "map");
     put_text(out, n, "(");
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
-      ((put_text(out, n, I ? ", " : ""),
-        write_pattern<std::remove_cvref_t<decltype(get<I>(std::declval<const A&>()))>>(out, n)),
-       ...);
-    }(std::make_index_sequence<pack_size_v<A>>{});
+    [[maybe_unused]] std::size_t i = 0;
+    ((put_text(out, n, i++ ? ", " : ""), R::write(out, n)), ...);
     put_text(out, n, ")");
-  } else if constexpr (is_memory_leaf<Node>::value) {
-    put_text(out, n, "\x01");
-  } else if constexpr (requires(const Node& x) { x.gen; }) {
-    put_text(out, n, decltype(std::declval<const Node&>().gen)::name);
-    put_text(out, n, "<\x01>");
-  } else {
-    put_text(out, n, "scalar<");
-    put_text(out, n, dtype_name<std::remove_const_t<typename Node::value_type>>());
-    put_text(out, n, ">");
   }
+};
+
+/// Visitor (core/tree_fold.hpp): a tree's pattern, "exp(add(\1, \1))" with
+/// a leaf_mark per memory or generator leaf.
+struct pattern_fold {
+  template <class L>
+  using leaf = pattern_leaf<L>;
+  template <class N, class F, class... R>
+  using node = pattern_node<F, R...>;
+};
+
+/// Writes Node's pattern to out[n...] (counts it only when out is null).
+template <class Node>
+constexpr void write_pattern(char* out, std::size_t& n) {
+  fold_tree_t<pattern_fold, Node>::write(out, n);
 }
 
 /// Node's pattern as a constant: `text.data()`, NUL-terminated, and the

@@ -19,6 +19,7 @@
 #include "../core/leaf.hpp"
 #include "../core/map_node.hpp"
 #include "../core/shared_nodes.hpp"
+#include "../core/tree_fold.hpp"
 #include "../policy/host/loop.hpp"
 #include "../policy/host/shared.hpp"
 #include "../policy/host/thread_pool.hpp"
@@ -237,14 +238,23 @@ inline constexpr bool vec_rest_v = false;
 /// loops, not straight-line code, so every element would be a scalar call.
 template <class F>
 inline constexpr bool plain_fn_v = op_traits<F>::cost == op_cost::plain;
+/// Whether a leaf cursor is plain: memory or a scalar.
 template <class C>
-inline constexpr bool plain_cursor_v = false;
+struct plain_leaf : std::false_type {};
 template <class U>
-inline constexpr bool plain_cursor_v<unit_cursor<U>> = true;
+struct plain_leaf<unit_cursor<U>> : std::true_type {};
 template <class S>
-inline constexpr bool plain_cursor_v<scalar_leaf<S>> = true;
-template <class F, class... C>
-inline constexpr bool plain_cursor_v<map_cursor<F, C...>> = plain_fn_v<F> && (true && ... && plain_cursor_v<C>);
+struct plain_leaf<scalar_leaf<S>> : std::true_type {};
+/// Visitor (core/tree_fold.hpp): whether a cursor tree is plain.
+struct plain_fold {
+  template <class L>
+  using leaf = plain_leaf<L>;
+  template <class N, class F, class... R>
+  using node = std::bool_constant<plain_fn_v<F> && (true && ... && R::value)>;
+};
+/// Whether cursor C computes with plain arithmetic only (above).
+template <class C>
+inline constexpr bool plain_cursor_v = fold_tree_v<plain_fold, C>;
 
 /// Whether pairwise's x reads a plain cursor (plain_cursor_v).
 template <class X>

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "../../core/leaf.hpp"
+#include "../../core/tree_fold.hpp"
 #include "dispatch.hpp"
 #include "simd.hpp"
 
@@ -68,13 +69,21 @@ void store_run_call(T* o, const Cursor c, index_t lo, index_t n) {
 template <class C>
 struct shift_cursor;
 
+/// Visitor (core/tree_fold.hpp): operations (map nodes) in a cursor, 0 for
+/// a leaf; a shift_cursor counts those of the cursor it shifts.
+struct cursor_ops_fold {
+  template <class L>
+  struct leaf_ops : std::integral_constant<int, 0> {};
+  template <class C>
+  struct leaf_ops<shift_cursor<C>> : fold_tree_t<cursor_ops_fold, C> {};
+  template <class L>
+  using leaf = leaf_ops<L>;
+  template <class N, class F, class... R>
+  using node = std::integral_constant<int, 1 + (0 + ... + R::value)>;
+};
 /// Operations (map nodes) in a cursor: 0 for a leaf.
 template <class C>
-inline constexpr int cursor_ops_v = 0;
-template <class F, class... C>
-inline constexpr int cursor_ops_v<map_cursor<F, C...>> = 1 + (0 + ... + cursor_ops_v<C>);
-template <class C>
-inline constexpr int cursor_ops_v<shift_cursor<C>> = cursor_ops_v<C>;
+inline constexpr int cursor_ops_v = fold_tree_v<cursor_ops_fold, C>;
 
 #if !defined(SINTER_INLINE_STORE_OPS)
 /// Cursors of up to this many operations (map nodes, a repeated operand

@@ -6,8 +6,9 @@
 /// elementwise consumer while the rows are in cache, so the input is read
 /// from memory once. Each step is the two-pass form's own code on the
 /// block (reducer<host>::along's fold, the host plan's loop), so the values
-/// are those of `exp(x - max(x, axis(-1), keepdims))` divided by its row sum,
-/// and of `(x - mean(...)) / std(...)`. Other ranks and cuda run those forms.
+/// are those of `e = exp(x - max(x, axis(-1), keepdims))` evaluated, then
+/// `e / sum(e, axis(-1), keepdims)`, and of `(x - mean(...)) / std(...)`.
+/// Other ranks, cuda, and outputs these cannot take run those forms.
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
@@ -53,24 +54,31 @@ void row_block_fold(Res* res, const Node& bound, Finish fin) {
   reducer<host>::template along<Op>(host{}, res, bound, bound.shape, bound.shape[0], bound.shape[1], fin);
 }
 
-/// Softmax of the block `xb` (bound, k rows) into `out`: max per row, the sum
-/// of exp(x - max) per row, then exp(x - max) / sum; `m` and `s` hold k values.
+/// Softmax of the block `xb` (bound, k rows) into `out`: max per row into
+/// `m`, e = exp(x - max) written into out, its row sums into `s` (out read
+/// back from cache), then out = e / sum in place: exp once per element, and
+/// the sum's fold over stored values (over exp(x - max) it ran exp scalar).
 struct softmax_block {
+  template <class Node>
+  using exp_t = typename decltype(sinter::exp(row_block_expr(std::declval<Node>()) -
+                                              row_column(std::declval<typename Node::value_type*>(), 0)))::value_type;
+  /// Whether the route takes an output of type T: e is stored in it, so T must be e's type.
+  template <class T, class Node>
+  static constexpr bool takes = std::is_same_v<T, exp_t<Node>>;
   template <class T, class Node, class M, class S>
   void operator()(const memory_leaf<T, 2>& out, const Node& xb, M* m, S* s) const {
     using V = typename Node::value_type;
     const index_t k = xb.shape[0];
     row_block_fold<reduce_ops::max>(m, xb, op_finish<reduce_ops::max, V>{});
-    const auto e = sinter::exp(row_block_expr(xb) - row_column(m, k));
-    using VE = typename decltype(e)::value_type;
-    row_block_fold<reduce_ops::sum>(s, e.node().bind(xb.shape), op_finish<reduce_ops::sum, VE>{});
-    row_block_store(out, e / row_column(s, k));
+    row_block_store(out, sinter::exp(row_block_expr(xb) - row_column(m, k)));
+    const memory_leaf<const T, 2> e{out.ptr, out.shape, out.strides};
+    row_block_fold<reduce_ops::sum>(s, e, op_finish<reduce_ops::sum, T>{});
+    row_block_store(out, row_block_expr(e) / row_column(s, k));
   }
   template <class Node>
   using first_t = typename reduce_ops::max::template result_t<typename Node::value_type>;
   template <class Node>
-  using second_t = typename reduce_ops::sum::template result_t<typename decltype(sinter::exp(
-      row_block_expr(std::declval<Node>()) - row_column(std::declval<first_t<Node>*>(), 0)))::value_type>;
+  using second_t = typename reduce_ops::sum::template result_t<exp_t<Node>>;
 };
 
 /// Standardisation of the block `xb` into `out`: mean and std per row
@@ -85,6 +93,8 @@ struct standardize_block {
     row_block_fold<reduce_ops::variance<true>>(s, xb, variance_finish<true, V>{ddof});
     row_block_store(out, (row_block_expr(xb) - row_column(m, k)) / row_column(s, k));
   }
+  template <class T, class Node>
+  static constexpr bool takes = true;
   template <class Node>
   using first_t = typename reduce_ops::mean::template result_t<typename Node::value_type>;
   template <class Node>
@@ -118,8 +128,9 @@ std::pair<host_plan, index_t> run_row_blocks(const memory_leaf<T, 2>& out, const
 /// The two-pass forms, for ranks other than 2 and for cuda.
 template <class X>
 auto softmax_two_pass(const X& x) {
-  const auto e = sinter::exp(x - sinter::max(x, axis(-1), keepdims));
-  return e / sinter::sum(e, axis(-1), keepdims);
+  auto e = eval(sinter::exp(x - sinter::max(x, axis(-1), keepdims)));
+  auto s = sinter::sum(e, axis(-1), keepdims);
+  return std::move(e) / std::move(s);
 }
 template <class X>
 auto standardize_two_pass(const X& x, int ddof) {
@@ -150,7 +161,9 @@ void assign_rows(const P& pol, const char* name, const memory_leaf<T, R>& out, c
   if (x.shape() != out.shape)
     throw shape_error(std::string("sinter::") + name + ": output shape " + shape_string(out.shape) +
                       " differs from the input's " + shape_string(x.shape()) + "; give an output of the input's shape");
-  if constexpr ((std::is_same_v<P, host> || std::is_same_v<P, par>) && R == 2) {
+  using Node = std::remove_cvref_t<decltype(x.node().bind(out.shape))>;
+  if constexpr ((std::is_same_v<P, host> || std::is_same_v<P, par>) && R == 2 &&
+                Block::template takes<T, Node>) {
     const auto xb = x.node().bind(out.shape);
     if (!needs_temporary(out, xb)) {
       const auto t0 = std::chrono::steady_clock::now();

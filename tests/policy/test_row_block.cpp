@@ -2,8 +2,9 @@
 // block of rows, the row reductions, then the consumer while the rows are in
 // cache. Checked on random data against a double-precision scalar loop, and
 // element for element against the two-pass forms they replace
-// (`exp(x - max(x, axis(1), keepdims))` over its row sum, and
-// `(x - mean(...)) / std(...)`), whose code each block runs: float and
+// (`e = exp(x - max(x, axis(1), keepdims))` evaluated, then
+// `e / sum(e, axis(1), keepdims)`; `(x - mean(...)) / std(...)`), whose code
+// each block runs: float and
 // double, host and par on 1, 2 and 3 threads; shapes of 1 row, 1 column, 0
 // rows, 0 columns, primes, 4097 x 1023 (several blocks, par's chunks); rows
 // reversed, columns at step 2, columns reversed, an output that is a block of
@@ -82,10 +83,10 @@ st::index_t rb_bits_differ(const A& a, const B& b) {
   return bad;
 }
 
-/// The two-pass forms, as written before rows.hpp.
+/// The two-pass forms, as written before rows.hpp (softmax with e evaluated).
 template <class T, class P, class X>
 st::array<T, 2, P> rb_softmax_two_pass(const X& x) {
-  const auto e = st::exp(x - st::max(x, st::axis(1), st::keepdims));
+  const st::array<T, 2, P> e = st::exp(x - st::max(x, st::axis(1), st::keepdims));
   return e / st::sum(e, st::axis(1), st::keepdims);
 }
 template <class T, class P, class X>
@@ -187,6 +188,11 @@ TEST_CASE_TEMPLATE("row blocks: 0 columns, views, in place, overlap, other ranks
     for (int i = 0; i < 15; ++i) k.data()[i] = i % 4 - 2;
     const st::array<double, 2, P> ks = st::softmax(k);
     CHECK(rb_bad_vs_double<true, double>(ks, k) == 0);
+    st::array<float, 2, P> f({rows, cols});  // e cannot be stored in the output: the two-pass form
+    const auto xd = rb_filled<double, P>(rows, cols, 16);
+    st::softmax(xd, f);
+    const st::array<float, 2, P> fd = st::cast<float>(rb_softmax_two_pass<double, P>(xd));
+    CHECK(rb_bits_differ(f, fd) == 0);
   }
   {  // rank 1 and 3: the two-pass forms along the last axis
     const auto v = rb_filled<float, P>(1, 37, 12);

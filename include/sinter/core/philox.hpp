@@ -144,9 +144,9 @@ inline void philox_blocks(u32x2 key, std::uint32_t tag, std::uint64_t first, std
   const philox_lanes tags = philox_lanes{} + tag;
   for (; k + philox_width <= count; k += philox_width) philox_lane_group(ka, kb, tags, first + k, out + 4 * k);
 #endif
-  for (; k < count; ++k) {
-    const u32x4 b = philox_at(key, first + k, tag);
-    std::memcpy(out + 4 * k, b.v, sizeof b.v);
+  for (std::uint32_t* o = out + 4 * k; k < count; ++k, o += 4) {  // a pointer: 4 * k gave GCC 12 a false
+    const u32x4 b = philox_at(key, first + k, tag);                  // -Waggressive-loop-optimizations
+    std::memcpy(o, b.v, sizeof b.v);
   }
 }
 

@@ -171,8 +171,8 @@ auto take_along_axis(X&& x, Ix&& idx, index_t axis) {
   for (std::size_t d = 0; d != R; ++d) {
     const index_t a = e.shape()[d], b = m.shape[d];
     if (d != ax && a != b && a != 1 && b != 1)
-      throw shape_error("sinter::take_along_axis: shapes " + shape_string(e.shape()) + " and " +
-                        shape_string(m.shape) + " do not broadcast off axis " + std::to_string(ax) +
+      throw shape_error("sinter::take_along_axis: shapes " + detail::shape_string(e.shape()) + " and " +
+                        detail::shape_string(m.shape) + " do not broadcast off axis " + std::to_string(ax) +
                         "; they must match (or be 1) on every other axis");
     shape[d] = d == ax ? b : (a == 1 ? b : a);
     src_shape[d] = d == ax ? a : shape[d];

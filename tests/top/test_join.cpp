@@ -325,10 +325,12 @@ TEST_CASE("aliasing: the output among the pieces gives NumPy's result") {
     CHECK(bad == 0);
     // a view of x beside the concatenation: the lagged route must not take it
     old.assign(x.begin(), x.end());
-    x(slice(1, st::end)) = x(slice(0, -1)) + st::concatenate({x(slice(2, st::end)), x(slice(0, 1))});
+    // (the concatenation reads positions behind the ones written: x[j - 3])
+    x(slice(1, st::end)) = x(slice(0, -1)) + st::concatenate({x(slice(n - 3, st::end)), x(slice(0, n - 4))});
     for (index_t k = 1; k < n; ++k) {
-      const float c = k + 1 < n ? old[static_cast<std::size_t>(k + 1)] : old[0];
-      bad += !same(x(k), old[static_cast<std::size_t>(k - 1)] + c);
+      const index_t j = k - 1;
+      const float c = old[static_cast<std::size_t>(j < 3 ? n - 3 + j : j - 3)];
+      bad += !same(x(k), old[static_cast<std::size_t>(j)] + c);
     }
     CHECK(bad == 0);
     // 2-D: rows rotated

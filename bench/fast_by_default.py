@@ -249,7 +249,7 @@ def tables(raw: dict) -> str:
                 samples.setdefault((kernel, dtype, n, col), {})[rnd] = ns
             else:
                 samples.setdefault(("first", row[1], row[2]), {})[rnd] = row[3]
-    out = [f"Machine: {raw['machine']}; load average {raw['load_before']} before, {raw['load_after']} after; "
+    out = [f"Machine: {raw['machine']}; load average {raw['load_before']:.1f} before, {raw.get('load_after', 0):.1f} after; "
            f"{len(raw['rounds'])} rounds; commit {raw['commit']}; {raw['python']}.", ""]
     for b, info in raw["builds"].items():
         out.append(f"- {b}: `{info['command']}`; sinter says: {info.get('cpu', '?')}")
@@ -354,6 +354,7 @@ def main() -> None:
     text = tables(raw)
     print(text, end="")
     if a.out:
+        Path(a.out).parent.mkdir(parents=True, exist_ok=True)
         Path(a.out).write_text(f"Command: `{raw['command']}`\n\n" + text)
 
 

@@ -4,9 +4,15 @@
 // with keepdims reductions. Against a hand loop (std::exp: scalar unless
 // the compiler has a vector libm) and Eigen's column-wise forms (our rows
 // are its columns). Bytes counted: one read and one write of the matrix.
+// rows_copy (out = x) is that read and write alone, the yardstick of the
+// one-pass target; sinter_host_rows and sinter_par_rows are sinter::softmax
+// and sinter::standardize (rows.hpp, route::row_blocks).
 // Run alone, at 4096 x 1024:
 //   SINTER_BENCH_MIN_LOG2=22 SINTER_BENCH_MAX_LOG2=22 ./bench_rows --benchmark_repetitions=9
 #include <cmath>
+#include <cstring>
+
+#include <sinter/rows.hpp>
 
 #include "suite.hpp"
 
@@ -134,6 +140,12 @@ struct rows_softmax : rows_base {
   }
   template <class T> static void sinter_host(args<T>& x) { with<T, st::host>(x); }
   template <class T> static void sinter_par(args<T>& x) { with<T, st::par>(x); }
+  template <class T, class P>
+  static void rows(args<T>& x) {
+    st::softmax(mat_p<P>(x.in[0], x.n), out_p<P>(x.out[0], x.n));
+  }
+  template <class T> static void sinter_host_rows(args<T>& x) { rows<T, st::host>(x); }
+  template <class T> static void sinter_par_rows(args<T>& x) { rows<T, st::par>(x); }
   template <class T> static void hand(args<T>& x) {
     for (index_t r = 0; r < rows_of(x.n); ++r) {
       const T* __restrict a = x.in[0] + r * cols;
@@ -174,6 +186,12 @@ struct rows_standardise : rows_base {
   }
   template <class T> static void sinter_host(args<T>& x) { with<T, st::host>(x); }
   template <class T> static void sinter_par(args<T>& x) { with<T, st::par>(x); }
+  template <class T, class P>
+  static void rows(args<T>& x) {
+    st::standardize(mat_p<P>(x.in[0], x.n), out_p<P>(x.out[0], x.n));
+  }
+  template <class T> static void sinter_host_rows(args<T>& x) { rows<T, st::host>(x); }
+  template <class T> static void sinter_par_rows(args<T>& x) { rows<T, st::par>(x); }
   template <class T> static void hand(args<T>& x) {
     for (index_t r = 0; r < rows_of(x.n); ++r) {
       const T* __restrict a = x.in[0] + r * cols;
@@ -198,6 +216,31 @@ struct rows_standardise : rows_base {
 #endif
 };
 
+// out = x: one read and one write of the matrix, the one-pass forms' yardstick.
+struct rows_copy : rows_base {
+  static constexpr const char* name = "rows_copy";
+  template <class T>
+  static double ref(const args<T>& x, index_t i, int) {
+    return static_cast<double>(x.in[0][i]);
+  }
+  template <class T, class P>
+  static void with(args<T>& x) {
+    out_p<P>(x.out[0], x.n) = mat_p<P>(x.in[0], x.n);
+  }
+  template <class T> static void sinter_host(args<T>& x) { with<T, st::host>(x); }
+  template <class T> static void sinter_par(args<T>& x) { with<T, st::par>(x); }
+  template <class T> static void hand(args<T>& x) {
+    std::memcpy(x.out[0], x.in[0], static_cast<std::size_t>(rows_of(x.n) * cols) * sizeof(T));
+  }
+#if SINTER_BENCH_HAS_EIGEN
+  template <class T> static void eigen(args<T>& x) {
+    const Eigen::Map<const emat<T>> a(x.in[0], cols, rows_of(x.n));
+    Eigen::Map<emat<T>> o(x.out[0], cols, rows_of(x.n));
+    o = a;
+  }
+#endif
+};
+
 /// Registers the implementations these kernels have (not the whole suite's
 /// list: no OpenMP, Eigen Tensor or xtensor forms).
 template <class K, class T>
@@ -210,6 +253,14 @@ void register_rows() {
 #endif
 }
 
+/// register_rows and the one-pass forms (sinter::softmax, sinter::standardize).
+template <class K, class T>
+void register_rows_fused() {
+  register_rows<K, T>();
+  add_impl<K, T, &K::template sinter_host_rows<T>>("sinter_host_rows");
+  add_impl<K, T, &K::template sinter_par_rows<T>>("sinter_par_rows");
+}
+
 }  // namespace bench
 
 int main(int argc, char** argv) {
@@ -217,7 +268,8 @@ int main(int argc, char** argv) {
     using namespace bench;
     register_rows<rows_exp, float>();
     register_rows<rows_exp_sub, float>();
-    register_rows<rows_softmax, float>();
-    register_rows<rows_standardise, float>();
+    register_rows_fused<rows_softmax, float>();
+    register_rows_fused<rows_standardise, float>();
+    register_rows<rows_copy, float>();
   });
 }

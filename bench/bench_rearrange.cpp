@@ -22,7 +22,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <random>
-#include <string>
 #include <vector>
 
 #include <sinter/sinter.hpp>
@@ -172,17 +171,16 @@ void pad_hand(benchmark::State& state) {
 
 int main(int argc, char** argv) {
   for (index_t n : {index_t{1} << 20, index_t{1} << 24}) {
-    const std::string s = "/" + std::to_string(n);
-    benchmark::RegisterBenchmark(("roll/sinter_host" + s).c_str(), roll_sinter<st::host>)->Arg(n);
-    benchmark::RegisterBenchmark(("roll/sinter_par" + s).c_str(), roll_sinter<st::par>)->Arg(n)->UseRealTime();
-    benchmark::RegisterBenchmark(("roll/hand" + s).c_str(), roll_hand)->Arg(n);
-    benchmark::RegisterBenchmark(("isclose/sinter_host" + s).c_str(), isclose_sinter<st::host>)->Arg(n);
-    benchmark::RegisterBenchmark(("isclose/sinter_par" + s).c_str(), isclose_sinter<st::par>)->Arg(n)->UseRealTime();
-    benchmark::RegisterBenchmark(("isclose/hand" + s).c_str(), isclose_hand)->Arg(n);
-    benchmark::RegisterBenchmark(("allclose/sinter_host" + s).c_str(), allclose_sinter<st::host>)->Arg(n);
-    benchmark::RegisterBenchmark(("allclose/sinter_par" + s).c_str(), allclose_sinter<st::par>)->Arg(n)->UseRealTime();
-    benchmark::RegisterBenchmark(("pad/sinter_host" + s).c_str(), pad_sinter<st::host>)->Arg(n);
-    benchmark::RegisterBenchmark(("pad/hand" + s).c_str(), pad_hand)->Arg(n);
+    benchmark::RegisterBenchmark("roll/sinter_host", roll_sinter<st::host>)->Arg(n);
+    benchmark::RegisterBenchmark("roll/sinter_par", roll_sinter<st::par>)->Arg(n)->UseRealTime();
+    benchmark::RegisterBenchmark("roll/hand", roll_hand)->Arg(n);
+    benchmark::RegisterBenchmark("isclose/sinter_host", isclose_sinter<st::host>)->Arg(n);
+    benchmark::RegisterBenchmark("isclose/sinter_par", isclose_sinter<st::par>)->Arg(n)->UseRealTime();
+    benchmark::RegisterBenchmark("isclose/hand", isclose_hand)->Arg(n);
+    benchmark::RegisterBenchmark("allclose/sinter_host", allclose_sinter<st::host>)->Arg(n);
+    benchmark::RegisterBenchmark("allclose/sinter_par", allclose_sinter<st::par>)->Arg(n)->UseRealTime();
+    benchmark::RegisterBenchmark("pad/sinter_host", pad_sinter<st::host>)->Arg(n);
+    benchmark::RegisterBenchmark("pad/hand", pad_hand)->Arg(n);
   }
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();

@@ -4,7 +4,10 @@
 Times np.roll(a, 12345), np.isclose(a, b), np.allclose(a, b, rtol=1e-3) and
 np.pad(a, 1, mode="edge") on float32 arrays of 2^20 and 2^24 elements, one
 thread, the cases interleaved in random order round after round; prints the
-median ns per element of each as a markdown table (JSON with --json FILE).
+median ns per element of each as a markdown table (JSON with --json FILE),
+by the wall clock or, with --clock cpu, by the process's CPU time (on a
+machine shared with other work, the fairer measure of one thread; sinter's
+figures are then its JSON's cpu_time, host rows only being meaningful).
 NumPy's isclose makes temporaries (x - y, abs, rtol * abs(y), the masks);
 roll and pad allocate their result.
 
@@ -13,7 +16,7 @@ repetitions and --benchmark_report_aggregates_only=true) it also prints
 issue 60's targets: roll and pad on host within 1.2x of the hand loop, and
 isclose on host at least 3x NumPy's.
 
-  python3 bench/rearrange_numpy.py --rounds 9 --sinter /tmp/r.json
+  python3 bench/rearrange_numpy.py --rounds 9 --clock cpu --sinter /tmp/r.json
 
 Needs numpy (pip install numpy).
 """
@@ -27,7 +30,7 @@ import time
 SIZES = (1 << 20, 1 << 24)
 
 
-def numpy_times(rounds):
+def numpy_times(rounds, clock):
     import numpy as np
 
     rng = np.random.default_rng(7)
@@ -45,24 +48,24 @@ def numpy_times(rounds):
         random.shuffle(names)
         for k in names:
             n, f = cases[k]
-            t = time.perf_counter()
+            t = clock()
             f()
-            samples[k].append((time.perf_counter() - t) * 1e9 / n)
+            samples[k].append((clock() - t) * 1e9 / n)
     return {k: statistics.median(v) for k, v in samples.items()}
 
 
-def sinter_times(path):
+def sinter_times(path, field):
     """Median ns per element of each case of a Google Benchmark JSON file."""
     with open(path) as f:
         doc = json.load(f)
     out = {}
     for b in doc["benchmarks"]:
-        name = b.get("run_name", b["name"])
+        name = b.get("run_name", b["name"]).removesuffix("/real_time")
         if b.get("aggregate_name", "median") != "median":
             continue
         n = int(name.rsplit("/", 1)[1])
         unit = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
-        out[name] = b["real_time"] * unit / n
+        out[name] = b[field] * unit / n
     return out
 
 
@@ -71,8 +74,9 @@ def main():
     p.add_argument("--rounds", type=int, default=9)
     p.add_argument("--json", help="write NumPy's medians here")
     p.add_argument("--sinter", help="bench_rearrange's --benchmark_out JSON")
+    p.add_argument("--clock", choices=("wall", "cpu"), default="wall")
     args = p.parse_args()
-    t = numpy_times(args.rounds)
+    t = numpy_times(args.rounds, time.perf_counter if args.clock == "wall" else time.process_time)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(t, f, indent=1)
@@ -81,7 +85,7 @@ def main():
         print(f"| {k} | {v:.3f} |")
     if not args.sinter:
         return 0
-    s = sinter_times(args.sinter)
+    s = sinter_times(args.sinter, "real_time" if args.clock == "wall" else "cpu_time")
     print("\n| target | n | sinter ns/el | against ns/el | ratio | goal | met |\n|---|---:|---:|---:|---:|---|---|")
     for n in SIZES:
         rows = [

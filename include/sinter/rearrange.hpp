@@ -126,18 +126,25 @@ struct remap_gen {
   T fill;
   bool edge;
   SINTER_HD SINTER_FORCEINLINE T operator()(index_t off) const {
-    index_t src = 0;
-    bool inside = true;
-    for (std::size_t d = 0; d != R; ++d) {
-      index_t j = ((off >> shift[d]) & mask[d]) - lo[d];
-      if constexpr (K == remap_kind::roll) {
-        j += j < 0 ? n[d] : 0;
-      } else {
-        inside = inside && j >= 0 && j < n[d];
-        j = j < 0 ? 0 : j >= n[d] ? n[d] - 1 : j;
-      }
-      src += j * strides[d];
+    return at(off, std::make_index_sequence<R>{});
+  }
+  /// Source offset of axis d's coordinate in `off`; clears `inside` outside the source.
+  SINTER_HD SINTER_FORCEINLINE index_t axis_offset(index_t off, std::size_t d, bool& inside) const {
+    index_t j = ((off >> shift[d]) & mask[d]) - lo[d];
+    if constexpr (K == remap_kind::roll) {
+      j += j < 0 ? n[d] : 0;
+    } else {
+      inside = inside && j >= 0 && j < n[d];
+      j = j < 0 ? 0 : j >= n[d] ? n[d] - 1 : j;
     }
+    return j * strides[d];
+  }
+  // The axes as a fold, not a loop: clang at -O1 does not unroll a loop over
+  // R, and a loop inside the pass's loop failed its vectorize(assume_safety).
+  template <std::size_t... D>
+  SINTER_HD SINTER_FORCEINLINE T at(index_t off, std::index_sequence<D...>) const {
+    bool inside = true;
+    const index_t src = (index_t{0} + ... + axis_offset(off, D, inside));
     if constexpr (K == remap_kind::pad) return inside || edge ? ptr[src] : fill;
     else return ptr[src];
   }

@@ -47,14 +47,18 @@ auto diff(X&& x, index_t n = 1, index_t axis = -1) {
   static_assert(R >= 1, "sinter::diff: needs an array of rank 1 or more");
   const std::size_t a = detail::checked_axis(axis, R, "sinter::diff");
   detail::check_count(n, "sinter::diff", "the order n");
-  array<T, R, P> cur(s, pol);
-  for (index_t k = 0; k != n && cur.shape()[a] > 0; ++k) {
-    const index_t len = cur.shape()[a] - 1;
-    const auto hi = detail::axis_window(cur.data(), cur.shape(), cur.strides(), a, 1, len, pol);
-    const auto lo = detail::axis_window(cur.data(), cur.shape(), cur.strides(), a, 0, len, pol);
-    if constexpr (std::is_same_v<T, bool>) cur = array<T, R, P>(hi != lo, pol);
-    else cur = array<T, R, P>(hi - lo, pol);
-  }
+  // One difference of the layout (p, shape, strides) along a, into a new array.
+  auto step = [&](const T* p, const extents<R>& shape, const extents<R>& strides) {
+    const index_t len = shape[a] > 0 ? shape[a] - 1 : 0;
+    const auto hi = detail::axis_window(p, shape, strides, a, 1, len, pol);
+    const auto lo = detail::axis_window(p, shape, strides, a, 0, len, pol);
+    if constexpr (std::is_same_v<T, bool>) return array<T, R, P>(hi != lo, pol);
+    else return array<T, R, P>(hi - lo, pol);
+  };
+  const auto& src = s.node();
+  if (n == 0) return array<T, R, P>(s, pol);
+  array<T, R, P> cur = step(src.ptr, src.shape, src.strides);  // the first straight from the source
+  for (index_t k = 1; k < n && cur.shape()[a] > 0; ++k) cur = step(cur.data(), cur.shape(), cur.strides());
   return cur;
 }
 

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "../../core/shared_nodes.hpp"
+#include "../../core/tree_fold.hpp"
 #include "../../core/twin_nodes.hpp"
 #include "buffered.hpp"
 #include "loop.hpp"
@@ -115,12 +116,13 @@ bool streams_rows(const memory_leaf<T, R>& out) {
 /// at stride 2, so that expressions of arrays do not compile that loop
 /// (about a tenth of bench/compile_time/sinter_20.cpp's compile time at
 /// -O2). A tree of other nodes (shared, twins) is taken as possible.
-template <class N>
-inline constexpr bool step2_possible_v = true;
+/// Whether a leaf's rows may be at stride 2 (a whole array's never are).
+template <class L>
+struct step2_leaf : std::true_type {};
 template <class T, std::size_t R>
-inline constexpr bool step2_possible_v<memory_leaf<T, R, true>> = false;
-template <class F, class... A>
-inline constexpr bool step2_possible_v<map_node<F, A...>> = (true && ... && step2_possible_v<A>);
+struct step2_leaf<memory_leaf<T, R, true>> : std::false_type {};
+template <class N>
+inline constexpr bool step2_possible_v = fold_tree_v<all_leaves_fold<step2_leaf>, N>;
 
 /// route::inline_contiguous: rank >= 1, fewer than `limit` elements, both
 /// sides contiguous, not streamed, no repeated subexpression to merge or share.

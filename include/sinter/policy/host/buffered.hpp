@@ -28,53 +28,56 @@
 #include <type_traits>
 
 #include "../../core/map_node.hpp"
+#include "../../core/tree_fold.hpp"
 #include "stream.hpp"
 
 namespace sinter::detail {
 
-/// Whether a bound tree is made of map nodes over memory and scalar leaves
-/// only, so that its block cursor (block_cursor) has its `linear()` type.
+/// Whether a leaf has a block cursor (block_cursor): memory, a scalar, or a
+/// generator that fills a run at once.
 template <class N>
 struct bufferable : std::false_type {};
 template <class T, std::size_t R, bool D>
 struct bufferable<memory_leaf<T, R, D>> : std::true_type {};
 template <class T>
 struct bufferable<scalar_leaf<T>> : std::true_type {};
-template <class F, class... A>
-struct bufferable<map_node<F, A...>> : std::bool_constant<(true && ... && bufferable<A>::value)> {};
 /// Whether a generator fills a run of elements at once (`g.fill_run(first, n, out)`).
 template <class G>
 concept run_generator = requires(const G& g, index_t i, typename G::value_type* p) { g.fill_run(i, i, p); };
 template <class G, std::size_t R>
 struct bufferable<gen_leaf<G, R>> : std::bool_constant<run_generator<G>> {};
+/// Whether a bound tree is made of map nodes over bufferable leaves only, so
+/// that its block cursor has its `linear()` type (core/tree_fold.hpp).
 template <class N>
-inline constexpr bool bufferable_v = bufferable<N>::value;
+inline constexpr bool bufferable_v = fold_tree_v<all_leaves_fold<bufferable>, N>;
 
+/// Whether a leaf is a run_generator's.
+template <class L>
+struct run_gen_leaf : std::false_type {};
+template <class G, std::size_t R>
+struct run_gen_leaf<gen_leaf<G, R>> : std::bool_constant<run_generator<G>> {};
 /// Whether a tree holds a run_generator leaf (plan.hpp sends it to the buffered route).
 template <class N>
-inline constexpr bool has_run_gen_v = false;
-template <class G, std::size_t R>
-inline constexpr bool has_run_gen_v<gen_leaf<G, R>> = run_generator<G>;
-template <class F, class... A>
-inline constexpr bool has_run_gen_v<map_node<F, A...>> = (false || ... || has_run_gen_v<A>);
+inline constexpr bool has_run_gen_v = fold_tree_v<any_leaf_fold<run_gen_leaf>, N>;
 
-/// The number of memory leaves of a tree, and their largest element size.
-template <class N>
-inline constexpr std::size_t leaf_count_v = 0;
+/// The number of memory and generator leaves of a tree (each read through a
+/// block buffer), and their largest element size: a leaf's element size if
+/// it has a block buffer, else 0.
+template <class L>
+struct leaf_size_of : std::integral_constant<std::size_t, 0> {};
 template <class T, std::size_t R, bool D>
-inline constexpr std::size_t leaf_count_v<memory_leaf<T, R, D>> = 1;
+struct leaf_size_of<memory_leaf<T, R, D>> : std::integral_constant<std::size_t, sizeof(T)> {};
 template <class G, std::size_t R>
-inline constexpr std::size_t leaf_count_v<gen_leaf<G, R>> = 1;
-template <class F, class... A>
-inline constexpr std::size_t leaf_count_v<map_node<F, A...>> = (0 + ... + leaf_count_v<A>);
+struct leaf_size_of<gen_leaf<G, R>> : std::integral_constant<std::size_t, sizeof(typename G::value_type)> {};
+/// Whether a leaf has a block buffer.
+template <class L>
+using buffered_leaf = std::bool_constant<(leaf_size_of<L>::value > 0)>;
+/// The number of such leaves in a tree (core/tree_fold.hpp).
 template <class N>
-inline constexpr std::size_t leaf_size_v = 0;
-template <class T, std::size_t R, bool D>
-inline constexpr std::size_t leaf_size_v<memory_leaf<T, R, D>> = sizeof(T);
-template <class G, std::size_t R>
-inline constexpr std::size_t leaf_size_v<gen_leaf<G, R>> = sizeof(typename G::value_type);
-template <class F, class... A>
-inline constexpr std::size_t leaf_size_v<map_node<F, A...>> = std::max({std::size_t{0}, leaf_size_v<A>...});
+inline constexpr std::size_t leaf_count_v = fold_tree_v<sum_leaves_fold<buffered_leaf>, N>;
+/// Their largest element size.
+template <class N>
+inline constexpr std::size_t leaf_size_v = fold_tree_v<max_leaf_fold<leaf_size_of>, N>;
 
 /// Whether every memory leaf of a bufferable tree reads its rows at stride
 /// 1 or 0 (a column broadcast, `x - m` with m of shape (n, 1)): a block

@@ -24,37 +24,40 @@
 
 #include "../../core/leaf.hpp"
 #include "../../core/map_node.hpp"
+#include "../../core/tree_fold.hpp"
 #include "../host.hpp"
 #include "../par.hpp"
 #include "thread_pool.hpp"
 
 namespace sinter::detail {
 
-/// Whether the route can cut a bound tree into blocks of rows (row_block):
-/// map nodes over memory, generator and scalar leaves.
-template <class N>
-inline constexpr bool lagged_sliceable_v = false;
+/// Whether the route can cut a leaf into blocks of rows (row_block): a
+/// memory, generator or scalar leaf.
+template <class L>
+struct lagged_sliceable_leaf : std::false_type {};
 template <class T, std::size_t R, bool D>
-inline constexpr bool lagged_sliceable_v<memory_leaf<T, R, D>> = true;
+struct lagged_sliceable_leaf<memory_leaf<T, R, D>> : std::true_type {};
 // A generator that reads memory (concatenate, take: `touches`) hides it
 // from lagged_fits, so a tree holding one keeps the temporary.
 template <class G, std::size_t R>
-inline constexpr bool lagged_sliceable_v<gen_leaf<G, R>> =
-    !requires(const G& g) { g.touches(std::uintptr_t{}, std::uintptr_t{}); };
+struct lagged_sliceable_leaf<gen_leaf<G, R>>
+    : std::bool_constant<!requires(const G& g) { g.touches(std::uintptr_t{}, std::uintptr_t{}); }> {};
 template <class T>
-inline constexpr bool lagged_sliceable_v<scalar_leaf<T>> = true;
-template <class F, class... A>
-inline constexpr bool lagged_sliceable_v<map_node<F, A...>> = (true && ... && lagged_sliceable_v<A>);
+struct lagged_sliceable_leaf<scalar_leaf<T>> : std::true_type {};
+/// Whether the route can cut a bound tree into blocks of rows: map nodes
+/// over such leaves (core/tree_fold.hpp).
+template <class N>
+inline constexpr bool lagged_sliceable_v = fold_tree_v<all_leaves_fold<lagged_sliceable_leaf>, N>;
 
 /// Whether a tree holds a view (a memory leaf that is not a whole array): a
 /// whole array's leaf never reads the output at a shifted mapping, so trees
 /// of arrays alone do not compile the route.
-template <class N>
-inline constexpr bool lagged_has_view_v = false;
+template <class L>
+struct view_leaf : std::false_type {};
 template <class T, std::size_t R>
-inline constexpr bool lagged_has_view_v<memory_leaf<T, R, false>> = true;
-template <class F, class... A>
-inline constexpr bool lagged_has_view_v<map_node<F, A...>> = (false || ... || lagged_has_view_v<A>);
+struct view_leaf<memory_leaf<T, R, false>> : std::true_type {};
+template <class N>
+inline constexpr bool lagged_has_view_v = fold_tree_v<any_leaf_fold<view_leaf>, N>;
 
 /// Whether assign_bound (evaluate.hpp) tries the route for policy P and a
 /// bound tree Node: host or par, a tree it can cut, holding a view.

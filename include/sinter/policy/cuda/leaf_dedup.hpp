@@ -27,6 +27,7 @@
 
 #include "../../core/leaf.hpp"
 #include "../../core/map_node.hpp"
+#include "../../core/tree_fold.hpp"
 
 namespace sinter::detail::cuda_detail {
 
@@ -89,14 +90,22 @@ SINTER_HD SINTER_FORCEINLINE map_cursor<F, C...> make_map_cursor(const F& f, con
   return {f, make_pack(c...)};
 }
 
-/// How the vector step walks a linear cursor tree (node.linear()): `count`
-/// memory leaves (unit_cursor), `cursors` them in depth-first order, and
+/// Whether a cursor is a memory leaf's (unit_cursor).
+template <class C>
+struct is_unit_cursor : std::false_type {};
+template <class T>
+struct is_unit_cursor<unit_cursor<T>> : std::true_type {};
+
+/// Memory leaves (unit_cursor) in a linear cursor tree (core/tree_fold.hpp).
+template <class C>
+inline constexpr std::size_t unit_count_v = fold_tree_v<sum_leaves_fold<is_unit_cursor>, C>;
+
+/// How the vector step walks a linear cursor tree (node.linear()): its
+/// memory leaves (unit_count_v), `cursors` them in depth-first order, and
 /// `with_values<K>` the same tree with memory leaf K + j replaced by the
 /// loaded value j of a pack. Primary: generators and scalars, no memory.
 template <class C>
 struct leaf_walk {
-  /// Memory leaves in the tree.
-  static constexpr std::size_t count = 0;
   /// Its memory leaves' cursors, depth first.
   SINTER_HD static SINTER_FORCEINLINE pack<> cursors(const C&) { return {}; }
   /// The tree evaluated from loaded values (nothing to replace here).
@@ -109,8 +118,6 @@ struct leaf_walk {
 /// A memory leaf: one cursor, replaced by loaded value K.
 template <class T>
 struct leaf_walk<unit_cursor<T>> {
-  /// One memory leaf.
-  static constexpr std::size_t count = 1;
   /// Itself.
   SINTER_HD static SINTER_FORCEINLINE pack<unit_cursor<T>> cursors(const unit_cursor<T>& c) {
     return make_pack(c);
@@ -125,11 +132,9 @@ struct leaf_walk<unit_cursor<T>> {
 /// A map node: its children's memory leaves, in order.
 template <class F, class... C>
 struct leaf_walk<map_cursor<F, C...>> {
-  /// The children's memory leaves.
-  static constexpr std::size_t count = (std::size_t{0} + ... + leaf_walk<C>::count);
   /// Memory leaves in children 0 .. i-1.
   SINTER_HD static constexpr std::size_t offset(std::size_t i) {
-    const std::size_t n[] = {leaf_walk<C>::count..., 0};
+    const std::size_t n[] = {unit_count_v<C>..., 0};
     std::size_t s = 0;
     for (std::size_t j = 0; j < i; ++j) s += n[j];
     return s;
@@ -159,7 +164,7 @@ struct leaf_walk<map_cursor<F, C...>> {
 /// Memory leaves of a bound expression node (its linear cursor's).
 template <class Node>
 inline constexpr std::size_t memory_leaf_count_v =
-    leaf_walk<decltype(std::declval<const Node&>().linear())>::count;
+    unit_count_v<decltype(std::declval<const Node&>().linear())>;
 
 /// For each memory leaf, depth first, the leaf whose chunk it takes on the
 /// vector path: src[k] == k loads its own, src[k] = j < k takes leaf j's
@@ -272,7 +277,7 @@ SINTER_HD SINTER_FORCEINLINE auto load_step_impl(const C& c, const Cs& cs, const
 /// the cursor tree directly.
 template <int W, class Probe, bool Dedup, class C, class Cs, std::size_t M>
 SINTER_HD SINTER_FORCEINLINE auto load_step(const C& c, const Cs& cs, const leaf_sources<M>& sources, index_t i) {
-  static_assert(M == leaf_walk<C>::count);
+  static_assert(M == unit_count_v<C>);
   return load_step_impl<W, Probe, Dedup>(c, cs, sources, i, std::make_index_sequence<M>{});
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "policy/cuda.hpp"
+#include "policy/host/cpu_isa.hpp"
 #include "policy/par.hpp"
 
 namespace sinter {
@@ -20,7 +21,7 @@ namespace sinter {
 struct device_info {
   std::string kind;        ///< "cpu" or "cuda"
   int index = 0;           ///< cuda:N; 0 for the cpu
-  std::string name;        ///< "NVIDIA H100 80GB HBM3", or the CPU's thread count
+  std::string name;        ///< "NVIDIA H100 80GB HBM3", or the CPU's thread count and maths ISA
   std::size_t memory = 0;  ///< bytes of device memory (0 for the cpu: not queried)
   int cc_major = 0;        ///< compute capability (cuda only)
   int cc_minor = 0;
@@ -54,7 +55,10 @@ inline bool cuda_available() { return cuda_unavailable_reason().empty(); }
 inline std::vector<device_info> devices() {
   std::vector<device_info> out;
   const unsigned hw = std::thread::hardware_concurrency();
-  out.push_back({"cpu", 0, std::to_string(hw) + " hardware threads", 0, 0, 0, static_cast<int>(hw)});
+  // The name also says the ISA host maths run at (policy/host/cpu_isa.hpp).
+  std::string cpu = std::to_string(hw) + " hardware threads, maths " + host_isa_name();
+  if (cpu_dispatch) cpu += " (dispatched at run time)";
+  out.push_back({"cpu", 0, cpu, 0, 0, 0, static_cast<int>(hw)});
 #if SINTER_HAS_CUDA()
   const auto& c = detail::cuda_detail::census();
   for (std::size_t d = 0; d < c.devices.size(); ++d) {

@@ -165,7 +165,10 @@ struct host_backend {
   static void evaluate(const P&, const memory_leaf<T, R>& out, const Node& bound, std::string* detail) {
     const host_plan plan = plan_host(out, bound, host_threads<P>::requested());
     const index_t chunks = run_plan<P>(plan, out, bound);
-    if (detail) plan_detail(*detail, plan, host_threads<P>::parallel, chunks);
+    if (detail) {
+      plan_detail(*detail, plan, host_threads<P>::parallel, chunks);
+      if constexpr (dispatch::tree_v<Node>) dispatch::append_note(*detail, dispatch::libm_tree_v<Node>);
+    }
   }
   /// tie.hpp's pass of several outputs of rank >= 1: tiles when every
   /// output and tree is contiguous, else rows (plan_host's tie overload).
@@ -175,7 +178,11 @@ struct host_backend {
     const host_plan plan = plan_host(outs, bounds, host_threads<P>::requested());
     const index_t chunks = run_chunks<P>(plan, shape_size(get<0>(outs).shape),
                                          [&](index_t b, index_t e) { run_tie_plan(plan, outs, bounds, b, e); });
-    if (detail) plan_detail(*detail, plan, host_threads<P>::parallel, chunks);
+    if (detail) {
+      plan_detail(*detail, plan, host_threads<P>::parallel, chunks);
+      if constexpr ((false || ... || dispatch::tree_v<B>))
+        dispatch::append_note(*detail, (false || ... || dispatch::libm_tree_v<B>));
+    }
   }
   /// route::inline_contiguous (evaluate.hpp's assign): whether it takes
   /// `out = bound`, and the pass, a contiguous loop on the calling thread.

@@ -11,12 +11,15 @@
 /// once from the CPU (cpu_isa.hpp). The rest of the tree reads the buffer.
 /// At level sse2 (an older CPU, or SINTER_ISA=sse2) the range runs the
 /// build's own fused loop, unchanged.
+#include <cmath>
 #include <cstring>
+#include <string>
 #include <type_traits>
 
 #include "../../core/leaf.hpp"
 #include "../../core/map_node.hpp"
 #include "../../core/ops.hpp"
+#include "../../core/shared_nodes.hpp"
 #include "isa_lanes.hpp"
 
 namespace sinter::detail::dispatch {
@@ -42,6 +45,8 @@ struct row;
     static SINTER_DETAIL_LANE_OP V f(V v) { return K::fk(v); }                         \
     template <class K, class V>                                                        \
     static SINTER_DETAIL_LANE_OP V d(V v) { return K::dk(v); }                         \
+    template <class T>                                                                 \
+    static T libm(T x) { return std::op(x); }                                          \
   };
 SINTER_DETAIL_LANE_KERNEL_OPS(SINTER_DETAIL_DISPATCH_ROW)
 #undef SINTER_DETAIL_DISPATCH_ROW
@@ -63,12 +68,14 @@ struct half_of<__v16sf> {
 /// One vector of T through op F's kernel: Kf the float lanes, Kd the
 /// double lanes (float's `f64` rows: each half widened exactly, the double
 /// kernel, rounded back as the scalar function's static_cast rounds it).
+/// (By reference: a vector argument of a width the build lacks draws a
+/// note on the ABI from GCC, which no pragma silences.)
 template <class F, class T, class Kf, class Kd, class V>
-SINTER_DETAIL_LANE_OP V apply_vec(V v) {
+SINTER_DETAIL_LANE_OP void apply_vec(V& v) {
   if constexpr (std::is_same_v<T, double>) {
-    return row<F>::template d<Kd>(v);
+    v = row<F>::template d<Kd>(v);
   } else if constexpr (!row<F>::via_double) {
-    return row<F>::template f<Kf>(v);
+    v = row<F>::template f<Kf>(v);
   } else {
     using D = typename Kd::V;
     using H = typename half_of<V>::type;
@@ -77,10 +84,8 @@ SINTER_DETAIL_LANE_OP V apply_vec(V v) {
     std::memcpy(&hi, reinterpret_cast<const char*>(&v) + sizeof lo, sizeof hi);
     const H rl = __builtin_convertvector(row<F>::template f<Kd>(__builtin_convertvector(lo, D)), H);
     const H rh = __builtin_convertvector(row<F>::template f<Kd>(__builtin_convertvector(hi, D)), H);
-    V r;
-    std::memcpy(&r, &rl, sizeof rl);
-    std::memcpy(reinterpret_cast<char*>(&r) + sizeof rl, &rh, sizeof rh);
-    return r;
+    std::memcpy(&v, &rl, sizeof rl);
+    std::memcpy(reinterpret_cast<char*>(&v) + sizeof rl, &rh, sizeof rh);
   }
 }
 
@@ -95,13 +100,13 @@ SINTER_DETAIL_LANE_OP void tile_body(void* vp, index_t n) {
   for (; i + w <= n; i += w) {
     V v;
     std::memcpy(&v, p + i, sizeof v);
-    v = apply_vec<F, T, Kf, Kd>(v);
+    apply_vec<F, T, Kf, Kd>(v);
     std::memcpy(p + i, &v, sizeof v);
   }
   if (i < n) {
     V v{};
     std::memcpy(&v, p + i, static_cast<std::size_t>(n - i) * sizeof(T));
-    v = apply_vec<F, T, Kf, Kd>(v);
+    apply_vec<F, T, Kf, Kd>(v);
     std::memcpy(p + i, &v, static_cast<std::size_t>(n - i) * sizeof(T));
   }
 }
@@ -121,14 +126,40 @@ tile_avx512(void* p, index_t n) {
   tile_body<F, T, isa::avx512_f, isa::avx512_d>(p, n);
 }
 
-/// The tile kernel of F on T at the host's level (null at sse2), chosen once.
+/// Whether F of T calls the C library's function at level sse2: where
+/// sinter's kernel, at the build's SSE2 width, took more time per element
+/// than the C library's scalar function (every double function, and these
+/// float ones; docs/journal/2026-12-05-isa-dispatch.md).
+template <class F, class T>
+inline constexpr bool libm_at_sse2_v =
+    std::is_same_v<T, double> || std::is_same_v<F, ops::exp2> || std::is_same_v<F, ops::expm1> ||
+    std::is_same_v<F, ops::log> || std::is_same_v<F, ops::log2> || std::is_same_v<F, ops::log1p> ||
+    std::is_same_v<F, ops::sinh> || std::is_same_v<F, ops::asinh> || std::is_same_v<F, ops::acosh>;
+
+/// The tile kernel of level sse2 for a function libm_at_sse2_v names: the
+/// C library's function on each element.
+template <class F, class T>
+void tile_libm(void* vp, index_t n) {
+  T* p = static_cast<T*>(vp);
+  for (index_t i = 0; i < n; ++i) p[i] = row<F>::libm(p[i]);
+}
+
+/// The tile kernel of level sse2 for the other functions: sinter's own, as
+/// the build's loop runs it (the same values as the fused pass).
+template <class F, class T>
+void tile_own(void* vp, index_t n) {
+  T* p = static_cast<T*>(vp);
+  for (index_t i = 0; i < n; ++i) p[i] = F::apply(p[i]);
+}
+
+/// The tile kernel of F on T at the host's level, chosen once.
 template <class F, class T>
 tile_fn kernel() noexcept {
   static const tile_fn k = [] {
     switch (host_isa()) {
       case isa_level::avx512: return &tile_avx512<F, T>;
       case isa_level::avx2: return &tile_avx2<F, T>;
-      default: return static_cast<tile_fn>(nullptr);
+      default: return libm_at_sse2_v<F, T> ? &tile_libm<F, T> : &tile_own<F, T>;
     }
   }();
   return k;
@@ -151,6 +182,8 @@ template <class C>
 inline constexpr int count_v = 0;
 template <class F, class... C>
 inline constexpr int count_v<map_cursor<F, C...>> = (node<map_cursor<F, C...>>::value ? 1 : 0) + (0 + ... + count_v<C>);
+template <class C>
+inline constexpr int count_v<shift_cursor<C>> = count_v<C>;
 
 /// Whether store_range of T from cursor C runs in tiles: some node is
 /// dispatched (at most 8: their buffers are on the stack).
@@ -200,6 +233,12 @@ SINTER_FORCEINLINE void fill(V* buf, const C c, index_t from, index_t n) {
 /// Bytes of one tile buffer.
 inline constexpr std::size_t buffer_bytes = tile * sizeof(double);
 
+/// Whether C is a shift_cursor (core/shared_nodes.hpp).
+template <class C>
+inline constexpr bool is_shift_v = false;
+template <class C>
+inline constexpr bool is_shift_v<shift_cursor<C>> = true;
+
 template <int K, class F, class... C, std::size_t... I>
 SINTER_FORCEINLINE auto rewrite_map(const map_cursor<F, C...>& c, index_t t, index_t n, unsigned char* bufs, std::index_sequence<I...>);
 
@@ -210,6 +249,9 @@ template <int K, class C>
 SINTER_FORCEINLINE auto rewrite(const C& c, index_t t, index_t n, unsigned char* bufs) {
   if constexpr (count_v<C> == 0) {
     return c;
+  } else if constexpr (is_shift_v<C>) {  // a shared subexpression's tile (policy/host/tie.hpp)
+    const auto in = rewrite<K>(c.c, t + c.off, n, bufs);
+    return shift_cursor<std::remove_const_t<decltype(in)>>{in, c.off};
   } else if constexpr (node<C>::value) {
     using V = decltype(c.load(0));
     using F = std::remove_cvref_t<decltype(c.fn())>;
@@ -242,10 +284,29 @@ SINTER_FORCEINLINE auto rewrite_map(const map_cursor<F, C...>& c, index_t t, ind
       c.fn(), make_pack(rewrite<K + offset_of<C...>(std::make_index_sequence<I>{})>(get<I>(c.c), t, n, bufs)...)};
 }
 
-/// Whether the host runs dispatched kernels (its level is above sse2).
-inline bool active() noexcept { return host_isa() != isa_level::sse2; }
+/// Whether cursor C calls a function that level sse2 takes from the C
+/// library (libm_at_sse2_v).
+template <class C>
+inline constexpr bool libm_v = false;
+template <class F, class... C>
+inline constexpr bool libm_v<map_cursor<F, C...>> = [] {
+  if constexpr (node<map_cursor<F, C...>>::value) {
+    if constexpr (libm_at_sse2_v<F, decltype(std::declval<const map_cursor<F, C...>&>().load(0))>) return true;
+  }
+  return (false || ... || libm_v<C>);
+}();
+template <class C>
+inline constexpr bool libm_v<shift_cursor<C>> = libm_v<C>;
 
-/// o[i] = c.load(i) for i in [lo, hi), tile by tile (active() must hold).
+/// Whether a pass of cursor C runs in tiles: above level sse2, or at sse2
+/// when C calls a C library function there; else the build's fused loop.
+template <class C>
+bool active() noexcept {
+  if constexpr (libm_v<C>) return true;
+  else return host_isa() != isa_level::sse2;
+}
+
+/// o[i] = c.load(i) for i in [lo, hi), tile by tile (active<C>() must hold).
 template <class T, class C>
 SINTER_NOINLINE void store_range(T* o, const C& cursor, index_t lo, index_t hi) {
   const C c = cursor;
@@ -255,10 +316,44 @@ SINTER_NOINLINE void store_range(T* o, const C& cursor, index_t lo, index_t hi) 
     fill(o + t, rewrite<0>(c, t, n, bufs), t, n);
   }
 }
+
+/// Whether a pass over node tree N calls a dispatched kernel (its
+/// contiguous cursor has a dispatched node): the trace says so.
+template <class N>
+inline constexpr bool tree_v = [] {
+  if constexpr (requires(const N& n) { n.linear(); }) return count_v<decltype(std::declval<const N&>().linear())> > 0;
+  else return false;
+}();
+
+/// Whether a pass over node tree N calls a function that level sse2
+/// takes from the C library.
+template <class N>
+inline constexpr bool libm_tree_v = [] {
+  if constexpr (tree_v<N>) return libm_v<decltype(std::declval<const N&>().linear())>;
+  else return false;
+}();
+
+/// The trace's note of a pass over a tree with dispatched nodes: ", maths
+/// avx512 (dispatched)", or at sse2 ", maths sse2" and " (C library)" if
+/// `libm` (libm_tree_v).
+SINTER_NOINLINE void append_note(std::string& s, bool libm) {
+  s += ", maths ";
+  s += isa_name(host_isa());
+  if (host_isa() != isa_level::sse2) s += " (dispatched)";
+  else if (libm) s += " (C library)";
+}
 #else
+template <class N>
+inline constexpr bool tree_v = false;
+template <class N>
+inline constexpr bool libm_tree_v = false;
+inline void append_note(std::string&, bool) {}
 template <class T, class C>
 inline constexpr bool applies_v = false;
-inline bool active() noexcept { return false; }
+template <class C>
+bool active() noexcept {
+  return false;
+}
 template <class T, class C>
 void store_range(T*, const C&, index_t, index_t) {}
 #endif

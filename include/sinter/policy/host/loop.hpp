@@ -166,7 +166,7 @@ SINTER_FORCEINLINE void store_range(T* o, const Cursor& c, index_t lo, index_t h
   if (copy_range(o, c, lo, hi)) return;
   if constexpr (dispatch::applies_v<T, Cursor>) {
     // Maths at the CPU's width, chosen at run time (policy/host/dispatch.hpp).
-    if (dispatch::active()) return dispatch::store_range(o, c, lo, hi);
+    if (dispatch::active<Cursor>()) return dispatch::store_range(o, c, lo, hi);
   }
   if constexpr (simd::applies_v<T, Cursor>) simd::store_range(o, c, lo, hi);
   else store_run(o + lo, c, lo, hi - lo);

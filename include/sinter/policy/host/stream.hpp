@@ -192,7 +192,7 @@ void stream_range(T* o, const Cursor& c, index_t lo, index_t hi) {
   const Cursor cur = c;
   if constexpr (dispatch::applies_v<T, Cursor>) {
     // Dispatched maths (policy/host/dispatch.hpp) cost more than the stores.
-    if (dispatch::active()) return store_range_call(o, c, i, hi, false);
+    if (dispatch::active<Cursor>()) return store_range_call(o, c, i, hi, false);
   }
   if constexpr (simd::applies_v<T, Cursor>) {
     // A cursor with an explicit vector loop (exp, tanh: host_simd.hpp)

@@ -24,14 +24,16 @@ void rows(P policy, const std::vector<float>& data, st::index_t r, st::index_t c
               std::is_same_v<P, st::par> ? "the CPU thread pool" : "the GPU");
   const st::array<float, 2, P> x = st::to<P>(st::as_view(data.data(), {r, c}), policy);
 
-  // Each row's max, kept as an (r, 1) column so that it broadcasts against x.
-  // Subtracting it keeps exp from overflowing: softmax does not change.
-  const auto e = st::exp(x - st::max(x, st::axis(1), st::keepdims));
-  const st::array<float, 2, P> soft = e / st::sum(e, st::axis(1), st::keepdims);
+  // Row softmax: exp(x - m) / (its row sum), m each row's max (which keeps
+  // exp from overflowing; softmax does not change). Written out it is
+  //   e = exp(x - max(x, axis(1), keepdims)); e / sum(e, axis(1), keepdims)
+  // with the same values; sinter::softmax reads x from memory once on the
+  // CPU (per block of rows, while they are in cache), the written form three times.
+  const st::array<float, 2, P> soft = st::softmax(x);
 
-  // Each row to mean 0 and standard deviation 1 (numpy's std: ddof = 0).
-  const st::array<float, 2, P> z =
-      (x - st::mean(x, st::axis(1), st::keepdims)) / st::std(x, st::axis(1), st::keepdims);
+  // Each row to mean 0 and standard deviation 1 (numpy's std: ddof = 0):
+  // (x - mean(x, axis(1), keepdims)) / std(x, axis(1), keepdims), in one read.
+  const st::array<float, 2, P> z = st::standardize(x);
 
   soft_out.resize(data.size());
   z_out.resize(data.size());

@@ -17,6 +17,7 @@
 #include "rearrange.hpp"
 #include "rearrange_copy.hpp"
 #include "reduce.hpp"
+#include "rows.hpp"
 #include "slice.hpp"
 #include "tie.hpp"
 #include "trace.hpp"

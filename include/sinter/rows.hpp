@@ -193,6 +193,13 @@ template <expression X, class O>
   requires requires(O& o) { o.data(); o.strides(); }
 void softmax(X&& x, O&& out) {
   const auto& e = detail::as_operand(std::forward<X>(x));
+  using E = std::remove_cvref_t<decltype(e)>;
+  if constexpr (E::rank > 0)  // as the two-pass form's max: rows of no element have no max
+    if (e.shape()[E::rank - 1] == 0) {
+      index_t others = 1;
+      for (std::size_t d = 0; d + 1 < E::rank; ++d) others *= e.shape()[d];
+      if (others > 0) detail::check_nonempty<detail::reduce_ops::max>(e, 0, "softmax");
+    }
   detail::assign_rows(out.policy(), "softmax", detail::out_leaf(out), e, detail::softmax_block{},
                       [](const auto& y) { return detail::softmax_two_pass(y); });
 }

@@ -80,8 +80,9 @@ struct sum_leaves_fold {
 /// The largest of V... (0 for none).
 template <std::size_t... V>
 inline constexpr std::size_t max_of_v = [] {
+  const std::size_t vals[] = {0, V...};  // through variables: `0 > m` drew nvcc's "pointless comparison" (#186-D)
   std::size_t m = 0;
-  ((m = V > m ? V : m), ...);
+  for (const std::size_t v : vals) m = v > m ? v : m;
   return m;
 }();
 

@@ -13,12 +13,13 @@
 /// SINTER_CPU_DISPATCH is 1 where host passes that call the maths kernels
 /// (exp, log, tanh, erf, ...) run them at the width of the CPU they run on,
 /// chosen at run time: GCC on x86-64 host code built below AVX2 + FMA (with
-/// -march at or above x86-64-v3 the passes are full width already). Define
-/// it to 0 before including sinter to keep the build's own width.
+/// -march at or above x86-64-v3 the passes are full width already), when
+/// optimising (at -O0 the double kernels stay out of line, at the build's
+/// ISA). Define it to 0 before including sinter to keep the build's width.
 #ifndef SINTER_CPU_DISPATCH
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_LLVM_COMPILER) && defined(__x86_64__) && \
     !defined(__CUDA_ARCH__) && !defined(__CUDACC__) && !(defined(__AVX2__) && defined(__FMA__)) &&          \
-    !defined(__AVX512F__)
+    !defined(__AVX512F__) && defined(__OPTIMIZE__)
 #define SINTER_CPU_DISPATCH 1
 #else
 #define SINTER_CPU_DISPATCH 0

@@ -102,10 +102,16 @@
 /// once per translation unit, not once per fused loop, and still vectorises
 /// (forcing the bodies into every loop made tests/top/test_fusion.cpp, 40
 /// chains, compile several times slower; docs/journal/code-notes.md#math-fn-clones).
+/// Outside nvcc they are also `static`: GCC then clones them for the build's
+/// ISA only, not for all four of the x86-64 vector ABI, and each file calls
+/// its own copy (docs/journal/2026-12-05-compile-time.md).
 /// Elsewhere (device code, Clang, MSVC)
 /// they are forced inline; in unoptimised host builds, plain `inline`.
 #if !defined(__CUDA_ARCH__) && !defined(__OPTIMIZE__) && !defined(_MSC_VER)
 #define SINTER_MATH_FN inline
+#elif !defined(__CUDA_ARCH__) && defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_LLVM_COMPILER) && \
+    !defined(__CUDACC__)
+#define SINTER_MATH_FN static inline __attribute__((simd("notinbranch"), const))
 #elif !defined(__CUDA_ARCH__) && defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_LLVM_COMPILER)
 #define SINTER_MATH_FN inline __attribute__((simd("notinbranch"), const))
 #else

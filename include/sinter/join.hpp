@@ -197,6 +197,18 @@ auto join_list(const char* who, std::initializer_list<X> pieces, index_t axis) {
   return make_concat<P, R, T, T, T, T>(who, ax, shape, at(0), at(1), at(2), at(3));
 }
 
+/// An empty piece made to point at one element of its own: pieces of mixed
+/// types are all read at every position (core/gather_gen.hpp, piece_chain).
+template <class P, class T, std::size_t R>
+void readable_piece(join_mem<T, R>& m) {
+  if (shape_size(m.shape) != 0) return;
+  auto one = std::make_shared<array<T, 1, P>>(extents<1>{1});
+  *one = T{};
+  m.ptr = one->data();
+  m.keep = std::make_shared<std::array<std::shared_ptr<const void>, 2>>(
+      std::array<std::shared_ptr<const void>, 2>{std::move(m.keep), std::move(one)});
+}
+
 /// concatenate and stack of a tuple of operands of any types.
 template <bool Stack, class Tuple, std::size_t... I>
 auto join_tuple(const char* who, Tuple&& t, index_t axis, std::index_sequence<I...>) {
@@ -206,7 +218,8 @@ auto join_tuple(const char* who, Tuple&& t, index_t axis, std::index_sequence<I.
                 "sinter: concatenate/stack: every piece must have the same rank");
   constexpr std::size_t R = R0 + (Stack ? 1 : 0);
   const std::size_t ax = join_axis(who, axis, R);
-  const auto ms = std::make_tuple(join_layout<Stack>(join_operand<P>(std::get<I>(std::forward<Tuple>(t))), ax)...);
+  auto ms = std::make_tuple(join_layout<Stack>(join_operand<P>(std::get<I>(std::forward<Tuple>(t))), ax)...);
+  (readable_piece<P>(std::get<I>(ms)), ...);
   const extents<R> shapes[] = {std::get<I>(ms).shape...};
   const extents<R> shape = joined_shape(who, shapes, sizeof...(I), ax, Stack);
   return make_concat<P, R>(who, ax, shape, &std::get<I>(ms)...);

@@ -324,7 +324,7 @@ TEST_CASE("take in the CUDA kernel body, on the grid emulator") {
   };
   for (unsigned grid : {1u, 4u})
     for (unsigned block : {1u, 32u}) {
-      const auto e = st::take(st::exp(x), idx, 1) + 1.f;
+      const auto e = st::take(x * 2.f, idx, 1) + 1.f;  // a lazy source; exact, so host and body agree
       st::array<float, 2> got({9, 21}), want = e;
       got = 0.f;
       run(e, got, grid, block);

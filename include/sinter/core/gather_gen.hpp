@@ -27,11 +27,15 @@ struct coord_fields {
   extents<R> mask;
   /// Axis d's index at offset o.
   SINTER_HD SINTER_FORCEINLINE index_t at(index_t o, std::size_t d) const { return (o >> shift[d]) & mask[d]; }
-  /// Every axis's index at offset o.
+  /// Every axis's index at offset o. Folds, not loops over the axes: clang
+  /// at -O1 did not vectorise the host loop around a loop it left rolled.
   SINTER_HD SINTER_FORCEINLINE extents<R> coords(index_t o) const {
-    extents<R> c{};
-    for (std::size_t d = 0; d != R; ++d) c[d] = at(o, d);
-    return c;
+    return coords(o, std::make_index_sequence<R>{});
+  }
+  template <std::size_t... D>
+  SINTER_HD SINTER_FORCEINLINE extents<R> coords(index_t o, std::index_sequence<D...>) const {
+    if constexpr (R == 0) return extents<R>{};
+    else return extents<R>{{at(o, D)...}};
   }
 };
 
@@ -70,6 +74,16 @@ SINTER_HD std::uintptr_t layout_bytes(const T* p, const extents<R>& shape, const
   return base - static_cast<std::uintptr_t>(-lo) * sizeof(T);
 }
 
+/// sum(c[d] * s[d]) over the axes, as a fold (see coord_fields::coords).
+template <std::size_t R, std::size_t... D>
+SINTER_HD SINTER_FORCEINLINE index_t dot_axes(const extents<R>& c, const extents<R>& s, std::index_sequence<D...>) {
+  return (index_t{0} + ... + (c[D] * s[D]));
+}
+template <std::size_t R>
+SINTER_HD SINTER_FORCEINLINE index_t dot_axes(const extents<R>& c, const extents<R>& s) {
+  return dot_axes(c, s, std::make_index_sequence<R>{});
+}
+
 /// One piece of a concatenation: its memory and strides in the result's
 /// axes; it holds the result's indices below `end` along the joined axis
 /// (from the previous piece's end), read at `ptr[off + sum(c[d] * strides[d])]`.
@@ -83,17 +97,28 @@ struct join_piece {
 };
 
 /// The pieces of a concatenation, one type each; a position takes the first
-/// piece whose end lies past its index along the axis.
+/// piece whose end lies past its index along the axis. Branch-free, so the
+/// host loop vectorises (clang's assume_safety loops warn otherwise): pieces
+/// of one type select an address and load once; mixed types load every
+/// piece (at its first element where not selected: none is empty, join.hpp)
+/// and select the value.
+template <class T>
+struct piece_at {
+  const T* ptr;
+  index_t at;
+};
 template <std::size_t R, class... T>
 struct piece_chain;
 template <std::size_t R, class T>
 struct piece_chain<R, T> {
   join_piece<T, R> head;
+  SINTER_HD SINTER_FORCEINLINE piece_at<T> address(const extents<R>& c, index_t) const {
+    return {head.ptr, head.off + dot_axes(c, head.strides)};
+  }
   template <class V>
-  SINTER_HD SINTER_FORCEINLINE V load(const extents<R>& c, index_t) const {
-    index_t o = head.off;
-    for (std::size_t d = 0; d != R; ++d) o += c[d] * head.strides[d];
-    return convert<V>(head.ptr[o]);
+  SINTER_HD SINTER_FORCEINLINE V load(const extents<R>& c, index_t along) const {
+    const piece_at<T> a = address(c, along);
+    return convert<V>(a.ptr[a.at]);
   }
   SINTER_HD bool touches(std::uintptr_t lo, std::uintptr_t hi) const { return head.lo < hi && lo < head.hi; }
 };
@@ -101,12 +126,25 @@ template <std::size_t R, class T, class U, class... More>
 struct piece_chain<R, T, U, More...> {
   join_piece<T, R> head;
   piece_chain<R, U, More...> tail;
+  static constexpr bool one_type = (std::is_same_v<T, U> && ... && std::is_same_v<T, More>);
+  SINTER_HD SINTER_FORCEINLINE piece_at<T> address(const extents<R>& c, index_t along) const
+    requires one_type
+  {
+    const bool here = along < head.end;
+    const piece_at<T> rest = tail.address(c, along);
+    return {here ? head.ptr : rest.ptr, here ? head.off + dot_axes(c, head.strides) : rest.at};
+  }
   template <class V>
   SINTER_HD SINTER_FORCEINLINE V load(const extents<R>& c, index_t along) const {
-    if (along >= head.end) return tail.template load<V>(c, along);
-    index_t o = head.off;
-    for (std::size_t d = 0; d != R; ++d) o += c[d] * head.strides[d];
-    return convert<V>(head.ptr[o]);
+    if constexpr (one_type) {
+      const piece_at<T> a = address(c, along);
+      return convert<V>(a.ptr[a.at]);
+    } else {
+      const bool here = along < head.end;
+      const V mine = convert<V>(head.ptr[here ? head.off + dot_axes(c, head.strides) : 0]);
+      const V rest = tail.template load<V>(c, along);
+      return here ? mine : rest;
+    }
   }
   SINTER_HD bool touches(std::uintptr_t lo, std::uintptr_t hi) const {
     return (head.lo < hi && lo < head.hi) || tail.touches(lo, hi);
@@ -122,8 +160,10 @@ struct concat_gen {
   index_t axis;
   piece_chain<R, T...> pieces;
   SINTER_HD SINTER_FORCEINLINE V operator()(index_t o) const {
+    // the axis's index from the fields, not c[axis]: a run-time index into a
+    // local array kept clang from vectorising the loop
     const extents<R> c = fields.coords(o);
-    return pieces.template load<V>(c, c[static_cast<std::size_t>(axis)]);
+    return pieces.template load<V>(c, fields.at(o, static_cast<std::size_t>(axis)));
   }
   /// Whether it reads a byte of [lo, hi) (evaluate.hpp's alias check).
   SINTER_HD bool touches(std::uintptr_t lo, std::uintptr_t hi) const { return pieces.touches(lo, hi); }
@@ -155,27 +195,20 @@ struct take_gen {
 
   SINTER_HD SINTER_FORCEINLINE value_type operator()(index_t o) const {
     const extents<RO> c = fields.coords(o);
-    const std::size_t ax = static_cast<std::size_t>(axis);
+    // axis < RX always; the clamp tells GCC so (-Warray-bounds at -O3)
+    const std::size_t ax = static_cast<std::size_t>(axis) < RX ? static_cast<std::size_t>(axis) : RX - 1;
     index_t ii = 0;
-    if constexpr (M == take_mode::axis)
-      for (std::size_t j = 0; j != RI; ++j) ii += c[ax + j] * istrides[j];
-    else
-      for (std::size_t j = 0; j != RI; ++j) ii += c[j] * istrides[j];
+    if constexpr (M == take_mode::axis) ii = idx_offset(o, ax, std::make_index_sequence<RI>{});
+    else ii = idx_offset(o, 0, std::make_index_sequence<RI>{});
     index_t v = static_cast<index_t>(idx[ii]);
     if constexpr (std::is_signed_v<I>) v += v < 0 ? extent : 0;
     extents<RX> xi{};
     if constexpr (M == take_mode::axis) {
-      for (std::size_t d = 0; d != ax; ++d) xi[d] = c[d];
-      xi[ax] = v;
-      for (std::size_t d = ax + 1; d < RX; ++d) xi[d] = c[d + RI - 1];
+      xi = source_index(c, ax, v, std::make_index_sequence<RX>{});
     } else if constexpr (M == take_mode::along) {
-      for (std::size_t d = 0; d != RX; ++d) xi[d] = c[d];
-      xi[ax] = v;
+      xi = along_index(c, ax, v, std::make_index_sequence<RX>{});
     } else {
-      for (std::size_t d = RX; d-- > 0;) {
-        xi[d] = v % src.shape[d];
-        v /= src.shape[d];
-      }
+      unflatten<RX>(xi, v);
     }
     return src.row(xi).load(xi[RX - 1]);
   }
@@ -185,6 +218,33 @@ struct take_gen {
   }
 
  private:
+  /// xi = the row-major index of flat position v in src's shape (axes
+  /// unrolled at compile time, as the folds below).
+  template <std::size_t D>
+  SINTER_HD SINTER_FORCEINLINE void unflatten(extents<RX>& xi, index_t v) const {
+    if constexpr (D > 0) {
+      xi[D - 1] = v % src.shape[D - 1];
+      unflatten<D - 1>(xi, v / src.shape[D - 1]);
+    }
+  }
+  /// The indices' offset at result offset o, idx's axes from `first` on.
+  template <std::size_t... J>
+  SINTER_HD SINTER_FORCEINLINE index_t idx_offset([[maybe_unused]] index_t o, std::size_t first,
+                                                  std::index_sequence<J...>) const {
+    return (index_t{0} + ... + (fields.at(o, first + J) * istrides[J]));
+  }
+  /// take's source index: c's axes before ax, v, c's axes after idx's.
+  template <std::size_t... D>
+  SINTER_HD SINTER_FORCEINLINE static extents<RX> source_index(const extents<RO>& c, std::size_t ax, index_t v,
+                                                               std::index_sequence<D...>) {
+    return extents<RX>{{(D < ax ? c[D] : D == ax ? v : c[D + RI - 1 < RO ? D + RI - 1 : 0])...}};
+  }
+  /// take_along_axis's source index: c with v on ax.
+  template <std::size_t... D>
+  SINTER_HD SINTER_FORCEINLINE static extents<RX> along_index(const extents<RO>& c, std::size_t ax, index_t v,
+                                                              std::index_sequence<D...>) {
+    return extents<RX>{{(D == ax ? v : c[D])...}};
+  }
   template <class N>
   SINTER_HD static bool node_touches(const N& n, std::uintptr_t lo, std::uintptr_t hi) {
     if constexpr (requires { n.args; }) {

@@ -252,7 +252,8 @@ def tables(raw: dict) -> str:
     out = [f"Machine: {raw['machine']}; load average {raw['load_before']:.1f} before, {raw.get('load_after', 0):.1f} after; "
            f"{len(raw['rounds'])} rounds; commit {raw['commit']}; {raw['python']}.", ""]
     for b, info in raw["builds"].items():
-        out.append(f"- {b}: `{info['command']}`; sinter says: {info.get('cpu', '?')}")
+        said = f"; sinter says: {info['cpu']}" if "cpu" in info else ""
+        out.append(f"- {b}: `{info['command']}`{said}")
     out += ["", "ns per element, median over rounds (min–max); sinter_host and NumPy/numexpr on one thread; ratios "
             f"within each round, target no-march / native ≤ {TARGET_NATIVE}, NumPy / no-march ≥ {TARGET_NUMPY}; "
             "✗ a miss.", ""]

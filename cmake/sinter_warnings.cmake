@@ -13,6 +13,11 @@ function(sinter_set_warnings tgt)
     target_compile_options(${tgt} PRIVATE
       $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Wconversion -Wshadow>
       $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<BOOL:${SINTER_WERROR}>>:-Werror>)
+    # Run-time dispatch's lanes return AVX vectors inside always-inlined code; the
+    # headers silence -Wpsabi by pragma, which GCC forgets in a precompiled header.
+    if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+      target_compile_options(${tgt} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wno-psabi>)
+    endif()
     # nvcc: its own warnings as errors, and the host compiler's set (no
     # -Wpedantic: nvcc's generated host code uses GNU line markers).
     target_compile_options(${tgt} PRIVATE

@@ -14,6 +14,14 @@
 #include "dispatch.hpp"
 #include "simd.hpp"
 
+// Clang reports a loop its vectorize(assume_safety) could not vectorise (a
+// gather's index arithmetic, say) as -Wpass-failed: a missed speed-up, not an
+// error in the user's code, so not a warning the user's build should fail on.
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wpass-failed"
+#endif
+
 namespace sinter::detail {
 
 // convert<T>(v), the conversion of every store, is in core/dtype.hpp.
@@ -401,3 +409,7 @@ void run_rows(const memory_leaf<T, R>& out, const Node& node, index_t s, index_t
 }
 
 }  // namespace sinter::detail
+
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif

@@ -6,6 +6,8 @@
 // on the grid emulator.
 #include <doctest/doctest.h>
 
+#include "support/index_refs.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -32,31 +34,6 @@ void fill_random(T* p, index_t n, std::uint32_t seed) {
   }
 }
 
-template <class T>
-bool same(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) return (std::isnan(a) && std::isnan(b)) || a == b;
-  else return a == b;
-}
-
-/// Element idx of a host layout.
-template <class T, std::size_t R>
-T at(const T* p, const st::extents<R>& strides, const st::extents<R>& idx) {
-  index_t o = 0;
-  for (std::size_t d = 0; d != R; ++d) o += idx[d] * strides[d];
-  return p[o];
-}
-
-/// Row-major multi-index of flat position k in shape.
-template <std::size_t R>
-st::extents<R> unflat(index_t k, const st::extents<R>& shape) {
-  st::extents<R> c{};
-  for (std::size_t d = R; d-- > 0;) {
-    c[d] = k % shape[d];
-    k /= shape[d];
-  }
-  return c;
-}
-
 /// A piece for the reference: pointer, shape, strides (host memory).
 template <class T, std::size_t R>
 struct ref_piece {
@@ -76,10 +53,10 @@ std::vector<V> ref_concat(const std::vector<ref_piece<T, R>>& ps, std::size_t ax
   for (const auto& p : ps) shape[axis] += p.shape[axis];
   std::vector<V> out(static_cast<std::size_t>(st::detail::shape_size(shape)));
   for (index_t k = 0; k < static_cast<index_t>(out.size()); ++k) {
-    auto c = unflat(k, shape);
+    auto c = index_refs::unflat(k, shape);
     std::size_t q = 0;
     while (c[axis] >= ps[q].shape[axis]) c[axis] -= ps[q++].shape[axis];
-    out[static_cast<std::size_t>(k)] = static_cast<V>(at(ps[q].p, ps[q].strides, c));
+    out[static_cast<std::size_t>(k)] = static_cast<V>(index_refs::at(ps[q].p, ps[q].strides, c));
   }
   return out;
 }
@@ -89,7 +66,7 @@ void check_equal(const A& got, const std::vector<V>& want) {
   REQUIRE(static_cast<std::size_t>(got.size()) == want.size());
   std::size_t bad = 0;
   std::size_t i = 0;
-  for (auto v : got) bad += !same(static_cast<V>(v), want[i++]);
+  for (auto v : got) bad += !index_refs::same(static_cast<V>(v), want[i++]);
   CHECK(bad == 0);
 }
 
@@ -223,7 +200,7 @@ TEST_CASE("an expression of a concatenation is one pass that copies nothing") {
   for (index_t k = 0; k < 1078; ++k) {
     const float x = k < 1001 ? a(k) : b(k - 1001);
     const st::array<float, 1> one = st::exp(st::full<float>({1}, x)) + 1.f;
-    bad += !same(out(k), one(0));
+    bad += !index_refs::same(out(k), one(0));
   }
   CHECK(bad == 0);
 }
@@ -242,12 +219,12 @@ TEST_CASE("stack along every axis, host and par") {
     CHECK(got.shape() == want_shape);
     std::size_t bad = 0;
     for (index_t k = 0; k < 45; ++k) {
-      const auto c = unflat(k, want_shape);
+      const auto c = index_refs::unflat(k, want_shape);
       st::extents<2> e{};
       for (std::size_t d = 0, s = 0; d != 3; ++d)
         if (d != ax) e[s++] = c[d];
       const float w = c[ax] == 1 ? b(2 - e[0], e[1]) : a(e[0], e[1]);
-      bad += !same(got.data()[k], w) + !same(pgot.data()[k], w);
+      bad += !index_refs::same(got.data()[k], w) + !index_refs::same(pgot.data()[k], w);
     }
     CHECK(bad == 0);
   }
@@ -321,7 +298,7 @@ TEST_CASE("aliasing: the output among the pieces gives NumPy's result") {
     std::vector<float> old(x.begin(), x.end());
     x = st::concatenate({x(slice(1, st::end)), x(slice(0, 1))});  // numpy.roll(x, -1)
     std::size_t bad = 0;
-    for (index_t k = 0; k < n; ++k) bad += !same(x(k), old[static_cast<std::size_t>((k + 1) % n)]);
+    for (index_t k = 0; k < n; ++k) bad += !index_refs::same(x(k), old[static_cast<std::size_t>((k + 1) % n)]);
     CHECK(bad == 0);
     // a view of x beside the concatenation: the lagged route must not take it
     old.assign(x.begin(), x.end());
@@ -330,7 +307,7 @@ TEST_CASE("aliasing: the output among the pieces gives NumPy's result") {
     for (index_t k = 1; k < n; ++k) {
       const index_t j = k - 1;
       const float c = old[static_cast<std::size_t>(j < 3 ? n - 3 + j : j - 3)];
-      bad += !same(x(k), old[static_cast<std::size_t>(j)] + c);
+      bad += !index_refs::same(x(k), old[static_cast<std::size_t>(j)] + c);
     }
     CHECK(bad == 0);
     // 2-D: rows rotated
@@ -338,7 +315,7 @@ TEST_CASE("aliasing: the output among the pieces gives NumPy's result") {
     fill_random(m.data(), 15, 8);
     const std::vector<double> om(m.begin(), m.end());
     m = st::concatenate({m(slice(2, st::end)), m(slice(0, 2))}, 0);
-    for (index_t k = 0; k < 15; ++k) bad += !same(m.data()[k], om[static_cast<std::size_t>((k + 6) % 15)]);
+    for (index_t k = 0; k < 15; ++k) bad += !index_refs::same(m.data()[k], om[static_cast<std::size_t>((k + 6) % 15)]);
     CHECK(bad == 0);
   }
   st::set_num_threads(0);
@@ -369,7 +346,7 @@ TEST_CASE("concatenate in the CUDA kernel body, on the grid emulator") {
       got = 0.f;
       run(e, got, grid, block);
       std::size_t bad = 0;  // NaN-aware: the NaN's payload may differ between the host's vector exp and the body's
-      for (index_t k = 0; k < 1032; ++k) bad += !same(got(k), want(k));
+      for (index_t k = 0; k < 1032; ++k) bad += !index_refs::same(got(k), want(k));
       CHECK(bad == 0);
       const auto f = st::concatenate(std::tie(m, p), 0) * 3;
       st::array<std::int32_t, 2> g2({10, 5}), w2 = f;

@@ -7,6 +7,8 @@
 // unchanged; aliasing; the CUDA kernel body on the grid emulator.
 #include <doctest/doctest.h>
 
+#include "support/index_refs.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -23,7 +25,7 @@ using st::slice;
 namespace {
 
 template <class T>
-void fill_random(T* p, index_t n, std::uint32_t seed) {
+void take_fill_random(T* p, index_t n, std::uint32_t seed) {
   std::mt19937 g(seed);
   for (index_t i = 0; i < n; ++i) {
     if constexpr (std::is_floating_point_v<T>)
@@ -46,30 +48,6 @@ st::array<I, R> random_indices(const st::extents<R>& shape, index_t n, std::uint
   return a;
 }
 
-template <class T>
-bool same(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) return (std::isnan(a) && std::isnan(b)) || a == b;
-  else return a == b;
-}
-
-template <std::size_t R>
-st::extents<R> unflat(index_t k, const st::extents<R>& shape) {
-  st::extents<R> c{};
-  for (std::size_t d = R; d-- > 0;) {
-    c[d] = k % shape[d];
-    k /= shape[d];
-  }
-  return c;
-}
-
-/// Element c of a host layout.
-template <class T, std::size_t R>
-T at(const T* p, const st::extents<R>& strides, const st::extents<R>& c) {
-  index_t o = 0;
-  for (std::size_t d = 0; d != R; ++d) o += c[d] * strides[d];
-  return p[o];
-}
-
 /// numpy.take(x, idx, axis) by its definition.
 template <class XV, class IV>
 auto ref_take(const XV& x, const IV& idx, std::size_t ax) {
@@ -81,16 +59,16 @@ auto ref_take(const XV& x, const IV& idx, std::size_t ax) {
   for (std::size_t d = ax + 1; d < RX; ++d) shape[d + RI - 1] = x.shape()[d];
   std::vector<T> out(static_cast<std::size_t>(st::detail::shape_size(shape)));
   for (std::size_t k = 0; k != out.size(); ++k) {
-    const auto c = unflat(static_cast<index_t>(k), shape);
+    const auto c = index_refs::unflat(static_cast<index_t>(k), shape);
     st::extents<RI> ic{};
     for (std::size_t j = 0; j != RI; ++j) ic[j] = c[ax + j];
-    auto v = static_cast<index_t>(at(idx.data(), idx.strides(), ic));
+    auto v = static_cast<index_t>(index_refs::at(idx.data(), idx.strides(), ic));
     if (v < 0) v += x.shape()[ax];
     st::extents<RX> xc{};
     for (std::size_t d = 0; d != ax; ++d) xc[d] = c[d];
     xc[ax] = v;
     for (std::size_t d = ax + 1; d < RX; ++d) xc[d] = c[d + RI - 1];
-    out[k] = at(x.data(), x.strides(), xc);
+    out[k] = index_refs::at(x.data(), x.strides(), xc);
   }
   return std::pair{shape, out};
 }
@@ -99,7 +77,7 @@ template <class A, class V>
 std::size_t mismatches(const A& got, const std::vector<V>& want) {
   if (static_cast<std::size_t>(got.size()) != want.size()) return want.size() + 1;
   std::size_t bad = 0, i = 0;
-  for (auto v : got) bad += !same(static_cast<V>(v), want[i++]);
+  for (auto v : got) bad += !index_refs::same(static_cast<V>(v), want[i++]);
   return bad;
 }
 
@@ -114,7 +92,7 @@ TEST_CASE_TEMPLATE("take 1-D: random indices, odd sizes, host and par", I, std::
         if ((n > 2000 || m > 2000) && (threads != 2 || !std::is_same_v<I, std::int32_t>)) continue;
         if (n > 30000 && !std::is_same_v<I, std::int32_t>) continue;
         st::array<float, 1, st::par> x({n});
-        fill_random(x.data(), n, static_cast<std::uint32_t>(n));
+        take_fill_random(x.data(), n, static_cast<std::uint32_t>(n));
         const auto idx = random_indices<I>(st::extents<1>{m}, std::min<index_t>(n, std::numeric_limits<I>::max()), 5);
         const auto [shape, want] = ref_take(x(), idx(), 0);
         st::array<float, 1, st::par> got = st::take(x, idx, 0);
@@ -129,7 +107,7 @@ TEST_CASE_TEMPLATE("take 1-D: random indices, odd sizes, host and par", I, std::
 
 TEST_CASE("take along every axis of 2-D and 3-D sources, strided and reversed, index arrays of rank 0-2") {
   st::array<double, 3> x({5, 4, 7});
-  fill_random(x.data(), x.size(), 3);
+  take_fill_random(x.data(), x.size(), 3);
   const auto xr = x(slice(st::none, st::none, -1), slice(), slice(st::none, st::none, 2));  // (5, 4, 4)
   const auto i2 = random_indices<std::int64_t>(st::extents<2>{3, 6}, 4, 9);
   const auto i2s = i2(slice(st::none, st::none, -1), slice(1, st::end, 2));  // (3, 3), reversed and strided
@@ -172,7 +150,7 @@ TEST_CASE("take along every axis of 2-D and 3-D sources, strided and reversed, i
 
 TEST_CASE("take of a lazy expression evaluates only the taken elements") {
   st::array<float, 1> x({100000});
-  fill_random(x.data(), x.size(), 1);
+  take_fill_random(x.data(), x.size(), 1);
   st::array<std::int64_t, 1> idx = random_indices<std::int64_t>(st::extents<1>{37}, 100000, 4);
   long calls = 0;
   long* counter = &calls;
@@ -182,7 +160,7 @@ TEST_CASE("take of a lazy expression evaluates only the taken elements") {
   std::size_t bad = 0;
   for (index_t k = 0; k < 37; ++k) {
     const index_t v = idx(k) < 0 ? idx(k) + 100000 : idx(k);
-    bad += !same(got(k), x(v) * 2.f + 1.f);
+    bad += !index_refs::same(got(k), x(v) * 2.f + 1.f);
   }
   CHECK(bad == 0);
   st::array<float, 1> out({37});
@@ -195,14 +173,14 @@ TEST_CASE("take of a lazy expression evaluates only the taken elements") {
 
 TEST_CASE("take_along_axis: sorting indices, broadcasting, negative axis") {
   st::array<float, 2> x({4, 6});
-  fill_random(x.data(), 24, 7);
+  take_fill_random(x.data(), 24, 7);
   const auto idx = random_indices<std::int64_t>(st::extents<2>{4, 9}, 6, 3);  // along axis 1
   for (int axis : {1, -1}) {
     st::array<float, 2> got = st::take_along_axis(x, idx, axis);
     REQUIRE(got.shape() == st::extents<2>{4, 9});
     std::size_t bad = 0;
     for (index_t i = 0; i < 4; ++i)
-      for (index_t j = 0; j < 9; ++j) bad += !same(got(i, j), x(i, idx(i, j) < 0 ? idx(i, j) + 6 : idx(i, j)));
+      for (index_t j = 0; j < 9; ++j) bad += !index_refs::same(got(i, j), x(i, idx(i, j) < 0 ? idx(i, j) + 6 : idx(i, j)));
     CHECK(bad == 0);
   }
   // indices of shape (1, 5) broadcast over x's 4 rows; x's rows reversed; along axis 1
@@ -212,20 +190,20 @@ TEST_CASE("take_along_axis: sorting indices, broadcasting, negative axis") {
   REQUIRE(b.shape() == st::extents<2>{4, 5});
   std::size_t bad = 0;
   for (index_t i = 0; i < 4; ++i)
-    for (index_t j = 0; j < 5; ++j) bad += !same(b(i, j), x(3 - i, one(0, j) < 0 ? one(0, j) + 6 : one(0, j)));
+    for (index_t j = 0; j < 5; ++j) bad += !index_refs::same(b(i, j), x(3 - i, one(0, j) < 0 ? one(0, j) + 6 : one(0, j)));
   CHECK(bad == 0);
   // along axis 0 with a (1, 6) source column-broadcast: x[0:1] against indices (3, 6)
   const auto i0 = random_indices<std::int32_t>(st::extents<2>{3, 6}, 1, 5);
   st::array<float, 2> c = st::take_along_axis(x(slice(0, 1)), i0, 0);
   REQUIRE(c.shape() == st::extents<2>{3, 6});
   for (index_t i = 0; i < 3; ++i)
-    for (index_t j = 0; j < 6; ++j) bad += !same(c(i, j), x(0, j));
+    for (index_t j = 0; j < 6; ++j) bad += !index_refs::same(c(i, j), x(0, j));
   CHECK(bad == 0);
 }
 
 TEST_CASE("take errors: index_error names index, position and extent; output unchanged") {
   st::array<float, 2> x({3, 5});
-  fill_random(x.data(), 15, 1);
+  take_fill_random(x.data(), 15, 1);
   st::array<float, 2> out({3, 4});
   out = 7.f;
   st::array<std::int64_t, 1> idx({4});
@@ -281,13 +259,13 @@ TEST_CASE("aliasing: taking from the output gives NumPy's result") {
     st::set_num_threads(threads);
     const index_t n = 50021;
     st::array<double, 1, st::par> x({n});
-    fill_random(x.data(), n, 2);
+    take_fill_random(x.data(), n, 2);
     st::array<std::int32_t, 1> perm({n});
     for (index_t k = 0; k < n; ++k) perm(k) = static_cast<std::int32_t>((k * 7919) % n - (k % 2 ? n : 0));
     const std::vector<double> old(x.begin(), x.end());
     x = st::take(x, perm, 0);
     std::size_t bad = 0;
-    for (index_t k = 0; k < n; ++k) bad += !same(x(k), old[static_cast<std::size_t>((k * 7919) % n)]);
+    for (index_t k = 0; k < n; ++k) bad += !index_refs::same(x(k), old[static_cast<std::size_t>((k * 7919) % n)]);
     CHECK(bad == 0);
     // the indices overlapping the output: idx = take(x_int, idx)
     st::array<std::int32_t, 1> p2 = perm;
@@ -307,7 +285,7 @@ TEST_CASE("aliasing: taking from the output gives NumPy's result") {
 TEST_CASE("take in the CUDA kernel body, on the grid emulator") {
   namespace rcd = st::detail::cuda_detail;
   st::array<float, 2> x({9, 13});
-  fill_random(x.data(), x.size(), 4);
+  take_fill_random(x.data(), x.size(), 4);
   const auto idx = random_indices<std::int64_t>(st::extents<1>{21}, 13, 6);
   const auto idx9 = random_indices<std::int32_t>(st::extents<1>{9}, 9, 7);
   const auto run = [](const auto& e, auto& out, unsigned grid, unsigned block) {

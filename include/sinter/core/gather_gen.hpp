@@ -115,10 +115,15 @@ struct piece_chain<R, T> {
   SINTER_HD SINTER_FORCEINLINE piece_at<T> address(const extents<R>& c, index_t) const {
     return {head.ptr, head.off + dot_axes(c, head.strides)};
   }
+  /// The value if `sel`, else the piece's first element (a safe load).
+  template <class V>
+  SINTER_HD SINTER_FORCEINLINE V load_if(const extents<R>& c, index_t along, bool sel) const {
+    const piece_at<T> a = address(c, along);
+    return convert<V>(a.ptr[sel ? a.at : 0]);
+  }
   template <class V>
   SINTER_HD SINTER_FORCEINLINE V load(const extents<R>& c, index_t along) const {
-    const piece_at<T> a = address(c, along);
-    return convert<V>(a.ptr[a.at]);
+    return load_if<V>(c, along, true);
   }
   SINTER_HD bool touches(std::uintptr_t lo, std::uintptr_t hi) const { return head.lo < hi && lo < head.hi; }
 };
@@ -134,17 +139,23 @@ struct piece_chain<R, T, U, More...> {
     const piece_at<T> rest = tail.address(c, along);
     return {here ? head.ptr : rest.ptr, here ? head.off + dot_axes(c, head.strides) : rest.at};
   }
+  /// The value if `sel`, else a first element: a chain's tail computes
+  /// addresses for positions of earlier pieces, which it must not load.
   template <class V>
-  SINTER_HD SINTER_FORCEINLINE V load(const extents<R>& c, index_t along) const {
+  SINTER_HD SINTER_FORCEINLINE V load_if(const extents<R>& c, index_t along, bool sel) const {
     if constexpr (one_type) {
       const piece_at<T> a = address(c, along);
-      return convert<V>(a.ptr[a.at]);
+      return convert<V>(a.ptr[sel ? a.at : 0]);
     } else {
-      const bool here = along < head.end;
+      const bool here = sel && along < head.end;
       const V mine = convert<V>(head.ptr[here ? head.off + dot_axes(c, head.strides) : 0]);
-      const V rest = tail.template load<V>(c, along);
+      const V rest = tail.template load_if<V>(c, along, sel && !here);
       return here ? mine : rest;
     }
+  }
+  template <class V>
+  SINTER_HD SINTER_FORCEINLINE V load(const extents<R>& c, index_t along) const {
+    return load_if<V>(c, along, true);
   }
   SINTER_HD bool touches(std::uintptr_t lo, std::uintptr_t hi) const {
     return (head.lo < hi && lo < head.hi) || tail.touches(lo, hi);

@@ -29,6 +29,13 @@ struct device_error : error {
   using error::error;
 };
 
+/// A file that cannot be read or written: missing, unwritable, truncated or
+/// corrupt. The message names the path and, for a bad file, the byte offset:
+/// "sinter::load_npy: a.npy: truncated at byte 128 ...".
+struct io_error : error {
+  using error::error;
+};
+
 }  // namespace sinter
 
 namespace sinter {

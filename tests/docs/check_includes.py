@@ -32,7 +32,8 @@ LAYERS = [
     ("cuda", ["policy/cuda.hpp", "policy/cuda/*"], ["config", "core", "contract"]),
     ("host", ["policy/*"], ["config", "core", "contract"]),
     ("reduce", ["reduce/*"], ["config", "core", "contract", "host", "cuda"]),
-    ("top", ["*.hpp"], ["config", "core", "io", "contract", "cuda", "host", "reduce"]),
+    ("linalg", ["linalg/*"], ["config", "core", "contract"]),
+    ("top", ["*.hpp"], ["config", "core", "io", "contract", "cuda", "host", "reduce", "linalg"]),
 ]
 
 INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)

@@ -23,6 +23,7 @@
 #include "scatter.hpp"
 #include "scan.hpp"
 #include "slice.hpp"
+#include "sort.hpp"
 #include "take.hpp"
 #include "tie.hpp"
 #include "trace.hpp"

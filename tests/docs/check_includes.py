@@ -33,7 +33,9 @@ LAYERS = [
     ("host", ["policy/*"], ["config", "core", "contract"]),
     ("reduce", ["reduce/*"], ["config", "core", "contract", "host", "cuda"]),
     ("linalg", ["linalg/*"], ["config", "core", "contract"]),
-    ("top", ["*.hpp"], ["config", "core", "io", "contract", "cuda", "host", "reduce", "linalg"]),
+    ("third_party", ["third_party/*"], []),
+    ("top", ["*.hpp"], ["config", "core", "io", "contract", "cuda", "host", "reduce", "linalg",
+             "third_party"]),
 ]
 
 INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)

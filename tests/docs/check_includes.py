@@ -33,8 +33,9 @@ LAYERS = [
     ("host", ["policy/*"], ["config", "core", "contract"]),
     ("reduce", ["reduce/*"], ["config", "core", "contract", "host", "cuda"]),
     ("linalg", ["linalg/*"], ["config", "core", "contract"]),
+    ("sort", ["sort/*"], ["config", "core", "contract", "host", "cuda", "reduce"]),
     ("third_party", ["third_party/*"], []),
-    ("top", ["*.hpp"], ["config", "core", "io", "contract", "cuda", "host", "reduce", "linalg",
+    ("top", ["*.hpp"], ["config", "core", "io", "contract", "cuda", "host", "reduce", "linalg", "sort",
              "third_party"]),
 ]
 

@@ -40,7 +40,7 @@ auto as_view(X&& x, P pol = {}) {
   using D = std::remove_cvref_t<X>;
   static_assert(!(detail::eigen_plain<D> && std::is_rvalue_reference_v<X&&>),
                 "sinter::as_view: a view of a temporary Eigen matrix would dangle; name the matrix first");
-  static_assert(backend<P>::host_accessible, "sinter::as_view: Eigen's memory is the host's; view it as host or par");
+  static_assert(detail::backend<P>::host_accessible, "sinter::as_view: Eigen's memory is the host's; view it as host or par");
   using T = std::remove_pointer_t<decltype(x.data())>;
   const auto inner = static_cast<index_t>(x.innerStride()), outer = static_cast<index_t>(x.outerStride());
   if constexpr (D::IsVectorAtCompileTime) {

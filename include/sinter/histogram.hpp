@@ -1,0 +1,362 @@
+#pragma once
+/// \file histogram.hpp
+/// Counting into bins, as NumPy's bincount and histogram, in one pass over
+/// the input: a lazy operand (`histogram(exp(x), 64, {0, 10})`) is
+/// evaluated block by block into a stack buffer, never whole.
+///
+/// Determinism: counts are integers, exact in any order; par gives each
+/// group of blocks a private histogram and adds them in group order.
+/// Float weights are summed in double over fixed blocks of `weight_block`
+/// elements (NumPy's own block, whatever the thread count), each block's
+/// sums rounded to the result type and added in block order: bitwise the
+/// same for any thread count. host and par; cuda operands are refused at
+/// compile time (copy them with sinter::to<sinter::host>(x)).
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "search.hpp"
+
+namespace sinter {
+
+/// histogram's result: counts per bin and the bins' edges (one more than counts).
+template <class C, class E, class P>
+struct histogram_result {
+  array<C, 1, P> counts;  ///< per bin: int64 counts, or sums of weights
+  array<E, 1, P> edges;   ///< bins + 1 ascending edges; the last bin is closed
+};
+
+namespace detail::hist {
+
+using search_host::block_elems;
+using search_host::block_reader;
+
+/// Elements per block whose float weights are summed in double before
+/// being added to the result: NumPy's BLOCK in histogram.
+inline constexpr index_t weight_block = 65536;
+/// Blocks of weight_block computed at once by par (their sums kept apart).
+inline constexpr index_t wave_blocks = 64;
+
+/// Stands for "no weights".
+struct no_weights {
+  using value_type = bool;
+  using V = bool;
+};
+
+/// The accumulator and result types of bins weighted by W: integers (and no
+/// weights) add exactly in int64; floats add in double, rounded per block
+/// to compute_t<W>.
+template <class W>
+inline constexpr bool exact_v = std::is_same_v<W, no_weights> || std::is_integral_v<typename W::value_type>;
+template <class W>
+using acc_t = std::conditional_t<exact_v<W>, index_t, double>;
+template <class W>
+using result_t = std::conditional_t<exact_v<W>, index_t, compute_t<typename W::value_type>>;
+
+/// acc[bin(x)] += weight over flat positions [b0, b1) (bin < 0: skipped).
+template <class A, class RX, class RW, class Bin>
+SINTER_NOINLINE void add_range(const RX& rx, const RW* rw, index_t b0, index_t b1, const Bin& bin, A* acc) {
+  using VX = typename RX::V;
+  using VW = typename RW::V;
+  VX bx[block_elems];
+  [[maybe_unused]] VW bw[std::is_same_v<RW, no_weights> ? 1 : block_elems];
+  for (index_t b = b0; b < b1; b += block_elems) {
+    const index_t m = std::min(block_elems, b1 - b);
+    const VX* px = rx.read(b, m, bx);
+    if constexpr (std::is_same_v<RW, no_weights>) {
+      for (index_t i = 0; i < m; ++i) {
+        const index_t k = bin(px[i]);
+        if (k >= 0) ++acc[k];
+      }
+    } else {
+      const VW* pw = rw->read(b, m, bw);
+      for (index_t i = 0; i < m; ++i) {
+        const index_t k = bin(px[i]);
+        if (k >= 0) acc[k] += static_cast<A>(pw[i]);
+      }
+    }
+  }
+}
+
+/// The binned sums of x (weighted by w unless EW is no_weights) into nbins
+/// bins: out[k] for k = bin(x) >= 0.
+template <bool Parallel, class EX, class EW, class Bin>
+std::vector<result_t<EW>> accumulate(const EX& x, const EW* w, index_t nbins, const Bin& bin) {
+  using A = acc_t<EW>;
+  using R = result_t<EW>;
+  const auto nb = static_cast<std::size_t>(nbins);
+  const index_t n = x.size();
+  const block_reader<EX> rx(x);
+  using RW = std::conditional_t<std::is_same_v<EW, no_weights>, no_weights, block_reader<EW>>;
+  std::unique_ptr<RW> rw;
+  if constexpr (!std::is_same_v<EW, no_weights>) rw = std::make_unique<RW>(*w);
+  const bool threads = Parallel && n >= 2 * par_grain;
+  std::vector<R> out(nb, R{});
+  if constexpr (exact_v<EW>) {
+    // Private histograms per group of blocks, added in group order.
+    const index_t blocks = (n + block_elems - 1) / block_elems;
+    const index_t groups = threads ? std::min<index_t>(blocks, 4 * get_num_threads()) : 1;
+    if (groups <= 1) {
+      add_range(rx, rw.get(), 0, n, bin, out.data());
+      return out;
+    }
+    const index_t per = (blocks + groups - 1) / groups;
+    std::vector<A> part(nb * static_cast<std::size_t>(groups), A{});
+    default_pool().parallel_for(groups, [&](std::int64_t g) {
+      add_range(rx, rw.get(), std::min(n, g * per * block_elems), std::min(n, (g + 1) * per * block_elems), bin,
+                part.data() + static_cast<std::size_t>(g) * nb);
+    });
+    for (index_t g = 0; g < groups; ++g)
+      for (std::size_t k = 0; k < nb; ++k) out[k] += part[static_cast<std::size_t>(g) * nb + k];
+  } else {
+    // Fixed blocks summed in double, each rounded to R and added in block order.
+    const index_t blocks = (n + weight_block - 1) / weight_block;
+    const index_t wave = threads ? wave_blocks : 1;
+    std::vector<A> part(nb * static_cast<std::size_t>(std::min(wave, std::max<index_t>(blocks, 1))));
+    for (index_t w0 = 0; w0 < blocks; w0 += wave) {
+      const index_t cnt = std::min(wave, blocks - w0);
+      std::fill(part.begin(), part.end(), A{});
+      auto one = [&](std::int64_t j) {
+        const index_t b = (w0 + j) * weight_block;
+        add_range(rx, rw.get(), b, std::min(n, b + weight_block), bin, part.data() + static_cast<std::size_t>(j) * nb);
+      };
+      if (cnt > 1) default_pool().parallel_for(cnt, one);
+      else one(0);
+      for (index_t j = 0; j < cnt; ++j)
+        for (std::size_t k = 0; k < nb; ++k) out[k] += static_cast<R>(part[static_cast<std::size_t>(j) * nb + k]);
+    }
+  }
+  return out;
+}
+
+/// NumPy's bin of x among nbins equal bins over [lo, hi]: estimated from
+/// (x - lo) * nbins / (hi - lo), then moved by one where the edges say so
+/// (numpy.histogram's correction), so the edges decide. -1 outside [lo,
+/// hi] and for NaN.
+template <class V, class E>
+struct uniform_bin {
+  const E* edges;
+  index_t nbins;
+  double lo, norm;
+  SINTER_FORCEINLINE index_t operator()(V xv) const {
+    const E x = static_cast<E>(xv);
+    if (!(x >= edges[0] && x <= edges[nbins])) return -1;
+    index_t i = static_cast<index_t>((static_cast<double>(x) - lo) * norm);
+    if (i >= nbins) i = nbins - 1;
+    if (x < edges[i]) --i;
+    else if (i != nbins - 1 && x >= edges[i + 1]) ++i;
+    return i;
+  }
+};
+
+/// The bin of x among explicit ascending edges: edges[i] <= x < edges[i+1],
+/// the last bin closed; -1 outside and for NaN.
+template <class V, class E>
+struct edge_bin {
+  const E* edges;
+  index_t nbins;
+  SINTER_FORCEINLINE index_t operator()(V xv) const {
+    const auto x = static_cast<promote_t<E, double>>(xv);
+    if (!(x >= edges[0] && x <= edges[nbins])) return -1;
+    const index_t i = static_cast<index_t>(std::upper_bound(edges, edges + nbins + 1, x) - edges) - 1;
+    return i < nbins ? i : nbins - 1;
+  }
+};
+
+/// The bin of a non-negative integer: itself.
+template <class V>
+struct int_bin {
+  SINTER_FORCEINLINE index_t operator()(V x) const { return static_cast<index_t>(x); }
+};
+
+/// NumPy's linspace(lo, hi, nbins + 1) in E: lo + i * step, the last hi.
+/// Each step rounded as NumPy's (a volatile product: never an FMA).
+template <class E>
+std::vector<E> linear_edges(double lo, double hi, index_t nbins) {
+  std::vector<E> e(static_cast<std::size_t>(nbins + 1));
+  const double step = (hi - lo) / static_cast<double>(nbins);
+  for (index_t i = 0; i < nbins; ++i) {
+    volatile double t = static_cast<double>(i) * step;
+    e[static_cast<std::size_t>(i)] = static_cast<E>(t + lo);
+  }
+  e[static_cast<std::size_t>(nbins)] = static_cast<E>(hi);
+  return e;
+}
+
+/// value_error for histogram's bins and range.
+inline void check_bins_range(index_t bins, double lo, double hi) {
+  if (bins <= 0)
+    throw value_error("sinter: histogram: bins = " + std::to_string(bins) + " must be positive; pass at least 1 bin");
+  if (!(lo < hi) || !std::isfinite(lo) || !std::isfinite(hi))
+    throw value_error("sinter: histogram: range [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                      "] needs finite lo < hi; pass a range with lo < hi");
+}
+
+/// Weights operand checked against x's shape (or no_weights).
+template <class EX, class W>
+void check_weights(const EX& x, const W& w, const char* who = "histogram") {
+  if constexpr (!std::is_same_v<W, no_weights>)
+    if (x.shape() != w.shape())
+      throw shape_error(std::string("sinter: ") + who + ": weights of shape " + shape_string(w.shape()) +
+                        " do not match x of shape " + shape_string(x.shape()) + "; pass one weight per element");
+}
+
+/// A histogram of uniform bins over [lo, hi] of an operand and weights.
+template <class P, class EX, class EW>
+auto uniform(const EX& x, const EW* w, index_t bins, double lo, double hi) {
+  using V = typename EX::value_type;
+  using E = compute_t<floating_t<V>>;
+  check_bins_range(bins, lo, hi);
+  if (w) check_weights(x, *w);
+  const auto edges = linear_edges<E>(lo, hi, bins);
+  const uniform_bin<V, E> bin{edges.data(), bins, lo, static_cast<double>(bins) / (hi - lo)};
+  const auto counts = accumulate<std::is_same_v<P, par>>(x, w, bins, bin);
+  using C = typename decltype(counts)::value_type;
+  return histogram_result<C, E, P>{search_host::array_of<C, P>(counts), search_host::array_of<E, P>(edges)};
+}
+
+/// [min, max] of x as NumPy's range when none is given: value_error if not
+/// finite (NaN or inf in x); lo == hi widened by 0.5 each way; empty: [0, 1].
+template <class X>
+std::pair<double, double> data_range(X&& x) {
+  if (as_operand(x).size() == 0) return {0.0, 1.0};
+  double lo = static_cast<double>(sinter::min(x)), hi = static_cast<double>(sinter::max(x));
+  if (!std::isfinite(lo) || !std::isfinite(hi))
+    throw value_error("sinter: histogram: autodetected range [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                      "] is not finite; pass a range");
+  if (lo == hi) {
+    lo -= 0.5;
+    hi += 0.5;
+  }
+  return {lo, hi};
+}
+
+/// A histogram over explicit ascending edges.
+template <class P, class EX, class EW, class B>
+auto with_edges(const EX& x, const EW* w, B&& edges_in) {
+  using V = typename EX::value_type;
+  using E = value_of_t<B>;
+  static_assert(expr_of_t<B>::rank == 1, "sinter::histogram: bin edges must be 1-D");
+  const auto edges = search_host::flat_copy<E>(as_operand(std::forward<B>(edges_in)));
+  if (edges.empty()) throw value_error("sinter: histogram: bins holds no edges; pass at least one edge");
+  for (std::size_t i = 1; i < edges.size(); ++i)
+    if (!(edges[i - 1] <= edges[i]))
+      throw value_error("sinter: histogram: bins must increase monotonically (edge " + std::to_string(i) +
+                        "); sort the edges");
+  if (w) check_weights(x, *w);
+  const index_t nb = static_cast<index_t>(edges.size()) - 1;
+  const auto counts = accumulate<std::is_same_v<P, par>>(x, w, nb, edge_bin<V, E>{edges.data(), nb});
+  using C = typename decltype(counts)::value_type;
+  return histogram_result<C, E, P>{search_host::array_of<C, P>(counts), search_host::array_of<E, P>(edges)};
+}
+
+/// The smallest and largest value of an integer operand and the first
+/// flat position of the smallest (bincount's check, one pass).
+template <class E>
+auto int_extremes(const E& e) {
+  using V = typename E::value_type;
+  struct r {
+    V lo, hi;
+    index_t at;
+  } res{V{}, V{}, -1};
+  search_host::search_blocks<false>(e, [&](const V* p, index_t b, index_t m) {
+    for (index_t i = 0; i < m; ++i) {
+      if (res.at < 0 || p[i] < res.lo) res.lo = p[i], res.at = b + i;
+      if (b + i == 0 || p[i] > res.hi) res.hi = p[i];
+    }
+  });
+  return res;
+}
+
+template <class P>
+using checked_policy = std::enable_if_t<search_host::host_side_v<P>, P>;
+
+}  // namespace detail::hist
+
+/// Histogram of x over `bins` equal bins of `range` = {lo, hi}
+/// (numpy.histogram): counts (int64) and bins + 1 edges (x's float type;
+/// double for integers, float for half/bfloat16). Every bin is half-open
+/// but the last, which holds hi; values outside the range are ignored, and
+/// NaN is never counted. bins <= 0, or lo >= hi, throws value_error.
+template <expression X>
+auto histogram(X&& x, index_t bins, std::pair<double, double> range) {
+  using P = detail::hist::checked_policy<detail::search_host::host_policy_t<X>>;
+  return detail::hist::uniform<P>(detail::as_operand(x), static_cast<const detail::hist::no_weights*>(nullptr), bins,
+                                  range.first, range.second);
+}
+/// histogram with each element counted by its weight (same shape as x, else
+/// shape_error): sums in int64 for integer weights, else in double per block
+/// of 65536 elements rounded to the weights' float type (float for 16-bit).
+template <expression X, expression W>
+auto histogram(X&& x, index_t bins, std::pair<double, double> range, W&& weights) {
+  using P = detail::hist::checked_policy<detail::search_host::host_policy_t<X>>;
+  auto&& w = detail::as_operand(std::forward<W>(weights));
+  return detail::hist::uniform<P>(detail::as_operand(x), &w, bins, range.first, range.second);
+}
+/// histogram over [min(x), max(x)] (an extra reduction pass; NaN or inf in x
+/// throws value_error, as NumPy's autodetected range).
+template <expression X>
+auto histogram(X&& x, index_t bins = 10) {
+  const auto r = detail::hist::data_range(x);
+  return histogram(std::forward<X>(x), bins, r);
+}
+/// Histogram over explicit ascending bin edges (1-D; the last bin closed):
+/// counts and the edges as given. Edges that decrease throw value_error.
+template <expression X, expression B>
+auto histogram(X&& x, B&& edges) {
+  using P = detail::hist::checked_policy<detail::search_host::host_policy_t<X>>;
+  return detail::hist::with_edges<P>(detail::as_operand(x), static_cast<const detail::hist::no_weights*>(nullptr),
+                                     std::forward<B>(edges));
+}
+/// Histogram over explicit edges, weighted (as the weighted uniform form).
+template <expression X, expression B, expression W>
+auto histogram(X&& x, B&& edges, W&& weights) {
+  using P = detail::hist::checked_policy<detail::search_host::host_policy_t<X>>;
+  auto&& w = detail::as_operand(std::forward<W>(weights));
+  return detail::hist::with_edges<P>(detail::as_operand(x), &w, std::forward<B>(edges));
+}
+
+/// bincount with weights (same shape as x): sums per value, in double
+/// (any weight type, as NumPy), blocked as histogram's float weights.
+template <expression X, class W>
+  requires(expression<W> || std::is_same_v<W, detail::hist::no_weights>)
+auto bincount(X&& x, W&& weights, index_t minlength = 0) {
+  using V = detail::value_of_t<X>;
+  using P = detail::hist::checked_policy<detail::search_host::host_policy_t<X>>;
+  static_assert(std::is_integral_v<V> && !std::is_same_v<V, bool>,
+                "sinter::bincount: x must hold integers (cast with sinter::cast<int64_t>(x))");
+  static_assert(detail::expr_of_t<X>::rank == 1, "sinter::bincount: x must be 1-D");
+  if (minlength < 0)
+    throw value_error("sinter: bincount: minlength = " + std::to_string(minlength) + " must be non-negative");
+  auto&& e = detail::as_operand(x);
+  const auto ext = detail::hist::int_extremes(e);
+  if (ext.at >= 0 && ext.lo < V{0})
+    throw value_error("sinter: bincount: x holds a negative value " + std::to_string(ext.lo) + " at position " +
+                      std::to_string(ext.at) + "; bincount counts non-negative integers");
+  const index_t nb = std::max<index_t>(minlength, ext.at >= 0 ? static_cast<index_t>(ext.hi) + 1 : 0);
+  constexpr bool par_ = std::is_same_v<P, par>;
+  if constexpr (std::is_same_v<std::remove_cvref_t<W>, detail::hist::no_weights>) {
+    return detail::search_host::array_of<index_t, P>(detail::hist::accumulate<par_>(
+        e, static_cast<const detail::hist::no_weights*>(nullptr), nb, detail::hist::int_bin<V>{}));
+  } else {
+    auto&& w = sinter::cast<double>(std::forward<W>(weights));
+    detail::hist::check_weights(e, w, "bincount");
+    return detail::search_host::array_of<double, P>(
+        detail::hist::accumulate<par_>(e, &w, nb, detail::hist::int_bin<V>{}));
+  }
+}
+
+/// Occurrences of each value of the 1-D non-negative integer operand x
+/// (numpy.bincount): int64 counts of length max(max(x) + 1, minlength).
+/// A negative value, or minlength < 0, throws value_error naming it and
+/// its position, before any counting.
+template <expression X>
+auto bincount(X&& x, index_t minlength = 0) {
+  return bincount(std::forward<X>(x), detail::hist::no_weights{}, minlength);
+}
+}  // namespace sinter

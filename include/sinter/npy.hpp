@@ -50,6 +50,14 @@ template <class T> struct npy_cuttable_leaf<scalar_leaf<T>> : std::true_type {};
 template <class N> struct is_memory_node : std::false_type {};
 template <class T, std::size_t R, bool D> struct is_memory_node<memory_leaf<T, R, D>> : std::true_type {};
 
+/// The block of `bound` at indices idx[j] of the axes j < k and rows [r0,
+/// r0 + count) of axis k (built, not assigned: a user's lambda has no operator=).
+template <class B, std::size_t R>
+B npy_cut(const B& b, std::size_t j, std::size_t k, const extents<R>& idx, index_t r0, index_t count) {
+  if (j == k) return row_block(b, k, r0, count);
+  return npy_cut(row_block(b, j, idx[j], 1), j + 1, k, idx, r0, count);
+}
+
 /// Writes the row-major elements of the bound tree `bound` (shape `shape`)
 /// block by block: each block is whole rows of one axis, evaluated by one
 /// pass of `pol` into a buffer of npy_block_bytes.
@@ -65,9 +73,7 @@ void npy_stream(byte_sink& out, const PR& pol, const B& bound, const extents<R>&
   extents<R> idx{};  // indices of the axes before k
   for (;;) {
     for (index_t r0 = 0; r0 < shape[k]; r0 += per) {
-      B blk = bound;
-      for (std::size_t j = 0; j != k; ++j) blk = row_block(blk, j, idx[j], 1);
-      blk = row_block(blk, k, r0, std::min(per, shape[k] - r0));
+      const B blk = npy_cut(bound, 0, k, idx, r0, std::min(per, shape[k] - r0));
       run_pass(pol, memory_leaf<T, R>{buf.get(), blk.shape, row_major_strides(blk.shape)}, blk);
       out.write(buf.get(), static_cast<std::size_t>(shape_size(blk.shape)) * sizeof(T));
     }

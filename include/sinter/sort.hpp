@@ -18,6 +18,7 @@
 #include "array.hpp"
 #include "core/error.hpp"
 #include "expression.hpp"
+#include "factories.hpp"
 #include "functions.hpp"
 #include "policy/cuda.hpp"
 #include "policy/par.hpp"
@@ -138,6 +139,115 @@ inline constexpr bool sort_host_ok_v = !std::is_same_v<result_policy_t<X>, cuda>
 
 }  // namespace detail
 
+/// topk's result: the k largest values along the axis, largest first, and
+/// their int64 indices (`auto [v, i] = sinter::topk(x, 3);`).
+template <class T, std::size_t R, class P>
+struct topk_result {
+  /// The values, the axis cut to k.
+  array<T, R, P> values;
+  /// Their indices along the axis.
+  array<std::int64_t, R, P> indices;
+};
+
+#if SINTER_HAS_CUDA()
+namespace detail::cuda_sort {
+
+/// ~sort_key: the descending order as ascending keys (topk).
+template <class T>
+struct sort_key_desc_fn {
+  SINTER_HD typename sort_key<T>::U operator()(T v) const {
+    return static_cast<typename sort_key<T>::U>(~sort_key<T>::of(v));
+  }
+};
+
+/// The shape of a row-major array holding `shape` with axis a moved last,
+/// and the strides that read it in shape's axis order.
+template <std::size_t R>
+std::pair<extents<R>, extents<R>> last_layout(const extents<R>& shape, std::size_t a) {
+  extents<R> ps{}, vs{};
+  std::size_t p = 0;
+  for (std::size_t d = 0; d != R; ++d)
+    if (d != a) ps[p++] = shape[d];
+  ps[R - 1] = shape[a];
+  const auto st = row_major_strides(ps);
+  p = 0;
+  for (std::size_t d = 0; d != R; ++d) vs[d] = d == a ? st[R - 1] : st[p++];
+  return {ps, vs};
+}
+
+/// x evaluated into a row-major array with axis a last: the rows CUB sorts.
+template <class T, std::size_t R, class X>
+array<T, R, cuda> rows_last(X&& x, std::size_t a, const cuda& pol) {
+  const extents<R> shape = as_operand(x).shape();
+  const auto [ps, vs] = last_layout(shape, a);
+  array<T, R, cuda> t(ps, pol);
+  if (t.size() != 0) view<T, R, cuda>(t.data(), shape, vs, pol) = std::forward<X>(x);
+  return t;
+}
+
+/// The rows of t (rows-last layout, not empty) sorted: their values, or
+/// (Indices) their stable sorting indices; Desc: largest first.
+template <bool Indices, bool Desc, class T, std::size_t R>
+auto sorted_rows(const array<T, R, cuda>& t, const cuda& pol) {
+  using U = typename sort_key<T>::U;
+  using V = std::conditional_t<Indices, std::int64_t, T>;
+  const index_t n = t.size(), len = t.shape()[R - 1];
+  const view<const T, 1, cuda> flat(t.data(), extents<1>{{n}}, extents<1>{{1}}, pol);
+  array<U, 1, cuda> keys(extents<1>{{n}}, pol), kout(extents<1>{{n}}, pol);
+  if constexpr (Desc) keys = sinter::map(sort_key_desc_fn<T>{}, flat);
+  else keys = sinter::map(sort_key_fn<T>{}, flat);
+  array<V, 1, cuda> out(extents<1>{{n}}, pol);
+  if constexpr (Indices) {
+    array<std::int64_t, 2, cuda> idx(extents<2>{{n / len, len}}, pol);
+    idx = arange<std::int64_t>(len);
+    sort_pairs(pol, keys.data(), kout.data(), idx.data(), out.data(), n / len, len);
+  } else {
+    sort_pairs(pol, keys.data(), kout.data(), t.data(), out.data(), n / len, len);
+  }
+  return out;
+}
+
+/// sort_inplace of a cuda view along a.
+template <class T, std::size_t R>
+void sort_view(view<T, R, cuda> v, std::size_t a) {
+  const cuda pol = v.policy();
+  const auto t = rows_last<T, R>(v, a, pol);
+  if (t.size() == 0) return;
+  const auto s = sorted_rows<false, false>(t, pol);
+  v = view<const T, R, cuda>(s.data(), v.shape(), last_layout(v.shape(), a).second, pol);
+}
+
+/// argsort (Desc: largest first, ties by index) of x along a on the device.
+template <class T, std::size_t R, bool Desc = false, class X>
+array<std::int64_t, R, cuda> argsort(X&& x, std::size_t a, const cuda& pol) {
+  const extents<R> shape = as_operand(x).shape();
+  array<std::int64_t, R, cuda> out(shape, pol);
+  const auto t = rows_last<T, R>(std::forward<X>(x), a, pol);
+  if (t.size() == 0) return out;
+  const auto s = sorted_rows<true, Desc>(t, pol);
+  out = view<const std::int64_t, R, cuda>(s.data(), shape, last_layout(shape, a).second, pol);
+  return out;
+}
+
+/// topk on the device: the descending stable argsort's first k of each row, and a gather.
+template <class T, std::size_t R, class X>
+topk_result<T, R, cuda> topk(X&& x, index_t k, std::size_t a, const cuda& pol) {
+  const extents<R> shape = as_operand(x).shape();
+  extents<R> oshape = shape;
+  oshape[a] = k;
+  topk_result<T, R, cuda> res{array<T, R, cuda>(oshape, pol), array<std::int64_t, R, cuda>(oshape, pol)};
+  if (res.values.size() == 0) return res;
+  const auto t = rows_last<T, R>(std::forward<X>(x), a, pol);
+  const auto vs = last_layout(shape, a).second;
+  const auto s = sorted_rows<true, true>(t, pol);
+  res.indices = view<const std::int64_t, R, cuda>(s.data(), oshape, vs, pol);
+  res.values = take_along_axis(view<const T, R, cuda>(t.data(), shape, vs, pol), res.indices, static_cast<index_t>(a));
+  return res;
+}
+
+}  // namespace detail::cuda_sort
+#endif
+
 /// Sorts x in place along `axis` (default the last), NumPy's order, stably:
 /// `sinter::sort_inplace(a);` (an array, or a view of writable elements).
 template <class T, std::size_t R, class P>
@@ -189,7 +299,7 @@ auto argsort(X&& x, index_t axis = -1) {
   const P pol = detail::policy_value<P>(x);
   if constexpr (std::is_same_v<P, cuda>) {
 #if SINTER_HAS_CUDA()
-    return detail::cuda_sort::argsort(std::forward<X>(x), a, pol, false);
+    return detail::cuda_sort::argsort<typename detail::expr_of_t<X>::value_type, R>(std::forward<X>(x), a, pol);
 #endif
   } else {
     auto s = detail::stored_source(std::forward<X>(x));
@@ -269,16 +379,6 @@ auto argpartition(X&& x, index_t kth, index_t axis = -1) {
     return out;
   }
 }
-
-/// topk's result: the k largest values along the axis, largest first, and
-/// their int64 indices (`auto [v, i] = sinter::topk(x, 3);`).
-template <class T, std::size_t R, class P>
-struct topk_result {
-  /// The values, the axis cut to k.
-  array<T, R, P> values;
-  /// Their indices along the axis.
-  array<std::int64_t, R, P> indices;
-};
 
 /// The k largest elements along `axis` (default the last), largest first:
 /// the last k of the stable ascending sort, reversed by value; equal values

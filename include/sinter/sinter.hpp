@@ -11,6 +11,8 @@
 #include "join.hpp"
 #include "mask.hpp"
 #include "meshgrid.hpp"
+#include "npy.hpp"
+#include "npz.hpp"
 #include "policy/host.hpp"
 #include "policy/par.hpp"
 #include "policy/cuda.hpp"

@@ -24,6 +24,8 @@
 #include "rows.hpp"
 #include "scatter.hpp"
 #include "scan.hpp"
+#include "search.hpp"
+#include "histogram.hpp"
 #include "slice.hpp"
 #include "sort.hpp"
 #include "take.hpp"

@@ -19,6 +19,7 @@
 
 #include "array.hpp"
 #include "reduce.hpp"
+#include "sort/radix.hpp"
 
 namespace sinter {
 
@@ -219,23 +220,26 @@ array<T, 1, P> array_of(const std::vector<U>& v) {
   return a;
 }
 
-/// Sorted unique values of x flattened (NaN last, one NaN).
+/// Sorted unique values of x flattened (NaN last, one NaN; of equal
+/// values, the first in x): the sort helper's stable radix sort.
 template <class T>
-std::vector<T> sorted_unique(std::vector<T> v) {
-  std::sort(v.begin(), v.end(), nan_last_less_fn{});
+std::vector<T> sorted_unique(std::vector<T> v, bool parallel) {
+  sort_keys(v.data(), static_cast<index_t>(v.size()), parallel);
   v.erase(std::unique(v.begin(), v.end(), [](const T& a, const T& b) { return nan_equal(a, b); }), v.end());
   return v;
 }
 
-/// unique_all's work: values, first positions, inverse (flat), counts.
+/// unique_all's work: values, first positions, inverse (flat), counts,
+/// from the sort helper's stable radix argsort of NumPy-ordered keys.
 template <class T>
 void unique_full(const std::vector<T>& v, std::vector<T>& vals, std::vector<index_t>& first,
-                 std::vector<index_t>& inv, std::vector<index_t>& counts) {
-  std::vector<index_t> order(v.size());
-  for (std::size_t i = 0; i < v.size(); ++i) order[i] = static_cast<index_t>(i);
-  std::stable_sort(order.begin(), order.end(), [&](index_t a, index_t b) {
-    return nan_last_less(v[static_cast<std::size_t>(a)], v[static_cast<std::size_t>(b)]);
-  });
+                 std::vector<index_t>& inv, std::vector<index_t>& counts, bool parallel) {
+  using U = typename sort_key<T>::U;
+  const std::size_t n = v.size();
+  std::vector<U> keys(n), kt(n);
+  std::vector<std::int64_t> order(n), it(n);
+  for (std::size_t i = 0; i < n; ++i) keys[i] = sort_key<T>::of(v[i]);
+  argsort_keys(keys.data(), static_cast<index_t>(n), order.data(), kt.data(), it.data(), parallel);
   inv.assign(v.size(), 0);
   for (std::size_t k = 0; k < order.size(); ++k) {
     const T x = v[static_cast<std::size_t>(order[k])];
@@ -253,14 +257,16 @@ void unique_full(const std::vector<T>& v, std::vector<T>& vals, std::vector<inde
 
 /// Sorted unique values of x, flattened (numpy.unique / unique_values, but
 /// sorted): a 1-D array of x's type and policy. NaN last, one NaN kept;
-/// -0.0 and 0.0 are one value (either may be kept).
+/// -0.0 and 0.0 are one value, the one that comes first in x. Sorted by
+/// the sort engine's stable radix sort (sort/radix.hpp; par: its parallel form).
 template <expression X>
 auto unique(X&& x) {
   using P = detail::search_host::host_policy_t<X>;
   using T = detail::value_of_t<X>;
   static_assert(detail::search_host::host_side_v<P>, "sinter::unique: host or par operands");
   return detail::search_host::array_of<T, P>(
-      detail::search_host::sorted_unique(detail::search_host::flat_copy<T>(detail::as_operand(std::forward<X>(x)))));
+      detail::search_host::sorted_unique(detail::search_host::flat_copy<T>(detail::as_operand(std::forward<X>(x))),
+                                         std::is_same_v<P, par>));
 }
 
 /// Sorted unique values of x and their counts (numpy.unique_counts).
@@ -270,7 +276,7 @@ auto unique_counts(X&& x) {
   using T = detail::value_of_t<X>;
   static_assert(detail::search_host::host_side_v<P>, "sinter::unique_counts: host or par operands");
   auto v = detail::search_host::flat_copy<T>(detail::as_operand(std::forward<X>(x)));
-  std::sort(v.begin(), v.end(), detail::search_host::nan_last_less_fn{});
+  detail::sort_keys(v.data(), static_cast<index_t>(v.size()), std::is_same_v<P, par>);
   std::vector<T> vals;
   std::vector<index_t> counts;
   for (std::size_t k = 0; k < v.size(); ++k) {
@@ -294,7 +300,8 @@ auto unique_inverse(X&& x) {
   auto&& e = detail::as_operand(std::forward<X>(x));
   std::vector<T> vals;
   std::vector<index_t> first, inv, counts;
-  detail::search_host::unique_full(detail::search_host::flat_copy<T>(e), vals, first, inv, counts);
+  detail::search_host::unique_full(detail::search_host::flat_copy<T>(e), vals, first, inv, counts,
+                                   std::is_same_v<P, par>);
   array<index_t, R, P> inverse(e.shape());
   std::copy(inv.begin(), inv.end(), inverse.data());
   return unique_inverse_result<T, R, P>{detail::search_host::array_of<T, P>(vals), std::move(inverse)};
@@ -310,7 +317,8 @@ auto unique_all(X&& x) {
   auto&& e = detail::as_operand(std::forward<X>(x));
   std::vector<T> vals;
   std::vector<index_t> first, inv, counts;
-  detail::search_host::unique_full(detail::search_host::flat_copy<T>(e), vals, first, inv, counts);
+  detail::search_host::unique_full(detail::search_host::flat_copy<T>(e), vals, first, inv, counts,
+                                   std::is_same_v<P, par>);
   array<index_t, R, P> inverse(e.shape());
   std::copy(inv.begin(), inv.end(), inverse.data());
   return unique_all_result<T, R, P>{detail::search_host::array_of<T, P>(vals),

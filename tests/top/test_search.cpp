@@ -199,6 +199,8 @@ TEST_CASE("unique family: NumPy's values (one NaN, as np.unique's equal_nan=True
   CHECK(idx_vec(all.indices) == std::vector<index_t>{9, 4, 2, 0, 8, 1});
   CHECK(idx_vec(all.inverse_indices) == std::vector<index_t>{3, 5, 2, 3, 1, 1, 5, 2, 4, 0});
   CHECK(idx_vec(all.counts) == std::vector<index_t>{1, 2, 2, 2, 1, 2});
+  CHECK(std::signbit(st::unique(make<double>({-0.0, 1, 0.0})).data()[0]));  // the first of equal values
+  CHECK(!std::signbit(st::unique(make<double>({0.0, 1, -0.0})).data()[0]));
   const auto [cv, cc] = st::unique_counts(make<std::int32_t>({5, 5, -2, 7, 5, -2}));
   CHECK(std::vector<std::int32_t>(cv.data(), cv.data() + cv.size()) == std::vector<std::int32_t>{-2, 5, 7});
   CHECK(idx_vec(cc) == std::vector<index_t>{2, 3, 1});

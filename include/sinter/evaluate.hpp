@@ -344,6 +344,9 @@ SINTER_FORCEINLINE void assign(const P& pol, const memory_leaf<T, R>& out, const
                 "sinter: operands live on different devices: move one with sinter::to<P>(x)");
   if (!broadcasts_to(e.shape(), out.shape)) [[unlikely]]
     throw_no_assign(what, e.shape(), out.shape);
+  if constexpr (requires { assign_joined(pol, out, e.node(), e.shape()); }) {  // a bare concatenation: join.hpp
+    if (assign_joined(pol, out, e.node(), e.shape())) return;
+  }
   const auto bound = e.node().bind(out.shape);
   if constexpr (requires { backend<P>::run_inline(out, bound); }) {
     if (runs_inline<P>(out, bound)) {

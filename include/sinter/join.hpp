@@ -228,6 +228,40 @@ auto join_tuple(const char* who, Tuple&& t, index_t axis, std::index_sequence<I.
 template <class X>
 inline constexpr bool is_owning_array_v = requires(X& x) { std::move(x).as_owning_expr(); };
 
+/// `out = e` for a bare concatenation e of pieces of its own element type
+/// (assign's hook, found by argument-dependent lookup): one copy pass per
+/// piece into its slab of out, each the plain copy loop, in place of one
+/// pass that selects a piece per element. False (nothing written) when e
+/// is a view of the concatenation, is broadcast, mixes types or reads out.
+template <class P, class T, std::size_t R, class V, class... Tk>
+bool assign_joined(const P& pol, const memory_leaf<T, R>& out, const gen_leaf<concat_gen<V, R, Tk...>, R>& node,
+                   const extents<R>& e_shape) {
+  if constexpr (!(std::is_same_v<V, Tk> && ...)) {
+    return false;
+  } else {
+    const auto& g = node.gen;
+    if (node.base != 0 || e_shape != out.shape) return false;
+    for (std::size_t d = 0; d != R; ++d)
+      if (out.shape[d] > 1 && node.strides[d] != (index_t{1} << g.fields.shift[d])) return false;
+    std::uintptr_t hi = 0;
+    const std::uintptr_t lo = layout_bytes(out.ptr, out.shape, out.strides, hi);
+    if (g.touches(lo, hi)) return false;
+    const auto ax = static_cast<std::size_t>(g.axis);
+    index_t start = 0;
+    g.pieces.each([&](const join_piece<V, R>& p) {
+      const index_t end = p.end < out.shape[ax] ? p.end : out.shape[ax];
+      if (p.ptr != nullptr && start < end) {
+        memory_leaf<T, R> slab = out;
+        slab.ptr += start * out.strides[ax];
+        slab.shape[ax] = end - start;
+        run_pass(pol, slab, memory_leaf<const V, R>{p.ptr + p.off + start * p.strides[ax], slab.shape, p.strides});
+      }
+      start = p.end;
+    });
+    return true;
+  }
+}
+
 }  // namespace detail
 
 /// numpy.concatenate of a braced list of views (or view-like expressions) of

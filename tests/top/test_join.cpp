@@ -355,3 +355,56 @@ TEST_CASE("concatenate in the CUDA kernel body, on the grid emulator") {
       CHECK(std::memcmp(g2.data(), w2.data(), sizeof(std::int32_t) * 50) == 0);
     }
 }
+
+TEST_CASE("a bare concatenation assigned is one copy per piece; views, strides, par, mixed types") {
+  st::array<double, 2> a({37, 13}), b({12, 13}), c({37, 6});
+  fill_random(a.data(), 37 * 13, 11);
+  fill_random(b.data(), 12 * 13, 12);
+  fill_random(c.data(), 37 * 6, 13);
+  const auto br = b(slice(st::none, st::none, -1), st::all);  // reversed rows
+  const auto cs = c(st::all, slice(0, st::end, 2));          // (37, 3), strided
+  st::extents<2> s0{}, s1{};
+  const auto w0 = ref_concat<double>(std::vector<ref_piece<double, 2>>{piece_of(a()), piece_of(br), piece_of(a(slice(1, 4), st::all))}, 0, s0);
+  const auto w1 = ref_concat<double>(std::vector<ref_piece<double, 2>>{piece_of(cs), piece_of(a()), piece_of(cs)}, 1, s1);
+  for (int threads : {1, 2, 3}) {
+    CAPTURE(threads);
+    st::set_num_threads(threads);
+    {
+      st::trace_scope t;
+      st::array<double, 2> r0 = st::concatenate({a(), br, a(slice(1, 4), st::all)}, 0);
+      CHECK(t.passes().size() == 3);  // one copy per piece, not one pass selecting per element
+      check_equal(r0, w0);
+    }
+    st::array<double, 2, st::par> r1({37, 19});
+    r1 = st::concatenate({cs, a(), cs}, 1);
+    check_equal(r1, w1);
+    st::array<double, 2> big({80, 50});  // into a strided, reversed view of a larger array
+    big = -1.0;
+    auto dst = big(slice(74, st::none, -2), slice(1, 39, 2));  // (38, 19)
+    dst(slice(0, 37), st::all) = st::concatenate({cs, a(), cs}, -1);
+    check_equal(st::eval(dst(slice(0, 37), st::all)), w1);
+    std::size_t outside = 0;  // nothing written outside the destination
+    for (index_t i = 0; i < 80; ++i)
+      for (index_t j = 0; j < 50; ++j)
+        outside += !(i <= 74 && i >= 2 && i % 2 == 0 && j % 2 == 1 && j < 38 && i >= 2 * (74 / 2 - 36)) && big(i, j) != -1.0;
+    CHECK(outside == 0);
+  }
+  st::set_num_threads(0);
+  // stack (a new axis of stride 0 in each piece), and an odd 1-D case
+  const auto u = random_array<float, st::host>(1021, 14), v = random_array<float, st::host>(1021, 15);
+  st::array<float, 2> sk = st::stack({u(), v(slice(st::none, st::none, -1))}, 1);
+  std::size_t bad = 0;
+  for (index_t k = 0; k < 1021; ++k) bad += !index_refs::same(sk(k, 0), u(k)) + !index_refs::same(sk(k, 1), v(1020 - k));
+  CHECK(bad == 0);
+  // mixed types (the per-element pass), and a broadcast into a larger output
+  const auto i16 = st::eval(st::cast<std::int16_t>(st::arange<int>(7)));
+  st::array<float, 1> mixed = st::concatenate(std::tie(i16, u), 0);
+  CHECK(mixed(6) == 6.f);
+  CHECK(index_refs::same(mixed(7 + 1020), u(1020)));
+  st::array<float, 2> wide({3, 2042});
+  wide = st::concatenate({u(), v()});
+  bad = 0;
+  for (index_t r = 0; r < 3; ++r)
+    for (index_t k = 0; k < 2042; ++k) bad += !index_refs::same(wide(r, k), k < 1021 ? u(k) : v(k - 1021));
+  CHECK(bad == 0);
+}

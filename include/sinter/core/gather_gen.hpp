@@ -126,6 +126,11 @@ struct piece_chain<R, T> {
     return load_if<V>(c, along, true);
   }
   SINTER_HD bool touches(std::uintptr_t lo, std::uintptr_t hi) const { return head.lo < hi && lo < head.hi; }
+  /// f(piece) for each piece in order (join.hpp's copy of a bare concatenation).
+  template <class F>
+  void each(F&& f) const {
+    f(head);
+  }
 };
 template <std::size_t R, class T, class U, class... More>
 struct piece_chain<R, T, U, More...> {
@@ -159,6 +164,11 @@ struct piece_chain<R, T, U, More...> {
   }
   SINTER_HD bool touches(std::uintptr_t lo, std::uintptr_t hi) const {
     return (head.lo < hi && lo < head.hi) || tail.touches(lo, hi);
+  }
+  template <class F>
+  void each(F&& f) const {
+    f(head);
+    tail.each(f);
   }
 };
 

@@ -52,10 +52,13 @@ template <class T, std::size_t R, bool D> struct is_memory_node<memory_leaf<T, R
 
 /// The block of `bound` at indices idx[j] of the axes j < k and rows [r0,
 /// r0 + count) of axis k (built, not assigned: a user's lambda has no operator=).
-template <class B, std::size_t R>
-B npy_cut(const B& b, std::size_t j, std::size_t k, const extents<R>& idx, index_t r0, index_t count) {
-  if (j == k) return row_block(b, k, r0, count);
-  return npy_cut(row_block(b, j, idx[j], 1), j + 1, k, idx, r0, count);
+/// J is a template argument, so no axis index can pass R - 1.
+template <std::size_t J, class B, std::size_t R>
+B npy_cut(const B& b, std::size_t k, const extents<R>& idx, index_t r0, index_t count) {
+  if constexpr (J + 1 < R) {
+    if (J != k) return npy_cut<J + 1>(row_block(b, J, idx[J], 1), k, idx, r0, count);
+  }
+  return row_block(b, J, r0, count);
 }
 
 /// Writes the row-major elements of the bound tree `bound` (shape `shape`)
@@ -73,7 +76,7 @@ void npy_stream(byte_sink& out, const PR& pol, const B& bound, const extents<R>&
   extents<R> idx{};  // indices of the axes before k
   for (;;) {
     for (index_t r0 = 0; r0 < shape[k]; r0 += per) {
-      const B blk = npy_cut(bound, 0, k, idx, r0, std::min(per, shape[k] - r0));
+      const B blk = npy_cut<0>(bound, k, idx, r0, std::min(per, shape[k] - r0));
       run_pass(pol, memory_leaf<T, R>{buf.get(), blk.shape, row_major_strides(blk.shape)}, blk);
       out.write(buf.get(), static_cast<std::size_t>(shape_size(blk.shape)) * sizeof(T));
     }
@@ -84,6 +87,30 @@ void npy_stream(byte_sink& out, const PR& pol, const B& bound, const extents<R>&
     }
     if (j == static_cast<std::size_t>(-1)) return;
   }
+}
+
+/// Writes the elements of strided memory in row-major order through a
+/// buffer, by a plain loop: no engine pass is compiled for a view.
+template <class T, std::size_t R>
+void npy_write_strided(byte_sink& out, const T* p, const extents<R>& shape, const extents<R>& strides) {
+  const index_t cap = std::max<index_t>(shape[R - 1], static_cast<index_t>(npy_block_bytes / sizeof(T)));
+  const auto buf = std::make_unique_for_overwrite<T[]>(static_cast<std::size_t>(cap));
+  const index_t row = shape[R - 1], step = strides[R - 1];
+  extents<R> idx{};
+  index_t off = 0, m = 0;  // off: the row's first element; m: elements in the buffer
+  for (;;) {
+    if (m + row > cap) out.write(buf.get(), static_cast<std::size_t>(m) * sizeof(T)), m = 0;
+    for (index_t j = 0; j != row; ++j) buf[static_cast<std::size_t>(m++)] = p[off + j * step];
+    std::size_t d = R - 1;
+    for (; d-- > 0;) {
+      off += strides[d];
+      if (++idx[d] < shape[d]) break;
+      off -= idx[d] * strides[d];
+      idx[d] = 0;
+    }
+    if (d == static_cast<std::size_t>(-1)) break;
+  }
+  out.write(buf.get(), static_cast<std::size_t>(m) * sizeof(T));
 }
 
 /// Writes the elements of x (array, view or expression) in row-major order:
@@ -105,12 +132,11 @@ void npy_write_data(byte_sink& out, const X& x) {
     const index_t n = shape_size(shape);
     if (n == 0) return;
     if constexpr (is_memory_node<typename E::node_type>::value) {
-      if (is_row_major(shape, e.node().strides)) {
-        out.write(e.node().ptr, static_cast<std::size_t>(n) * sizeof(T));
-        return;
+      if constexpr (R > 0) {
+        if (!is_row_major(shape, e.node().strides)) return npy_write_strided<T, R>(out, e.node().ptr, shape, e.node().strides);
       }
-    }
-    if constexpr (R == 0) {
+      out.write(e.node().ptr, static_cast<std::size_t>(n) * sizeof(T));
+    } else if constexpr (R == 0) {
       T v[1];
       run_pass(PR{}, memory_leaf<T, 0>{v, {}, {}}, e.node());
       out.write(v, sizeof(T));
@@ -178,9 +204,10 @@ void npy_fix_bytes(void* p, std::size_t n, bool swap) {
 }
 
 /// Reads the data of header h (the source at its first byte) into a new
-/// host array; the data must end exactly at the source's end.
-template <class T, std::size_t R>
-array<T, R, host> npy_read_data(byte_source& in, const npy_header& h) {
+/// array of P (host or par: host memory); the data must end exactly at the
+/// source's end.
+template <class T, std::size_t R, class P>
+array<T, R, P> npy_read_data(byte_source& in, const npy_header& h, const P& pol) {
   extents<R> shape{};
   std::uint64_t n = 1;
   for (std::size_t d = 0; d != R; ++d) {
@@ -196,7 +223,7 @@ array<T, R, host> npy_read_data(byte_source& in, const npy_header& h) {
                                      : std::to_string(in.end - in.pos - bytes) + " bytes after the data's end at byte " +
                                            std::to_string(in.pos + bytes),
              "the file is incomplete or damaged; write it again");
-  array<T, R, host> a(shape);
+  array<T, R, P> a(shape, pol);
   const bool swap = npy_needs_swap(h);
   const std::size_t block = npy_block_bytes / sizeof(T);
   if (!h.fortran_order || R < 2) {  // straight into the array, block by block
@@ -231,12 +258,14 @@ array<T, R, host> npy_read_data(byte_source& in, const npy_header& h) {
   return a;
 }
 
-/// A whole .npy stream (header and data) from the source.
-template <class T, std::size_t R>
-array<T, R, host> npy_read(byte_source& in) {
+/// A whole .npy stream (header and data) from the source, into an array of
+/// P (a device policy's through a host array).
+template <class T, std::size_t R, class P>
+array<T, R, P> npy_read(byte_source& in, const P& pol) {
   const npy_header h = npy_read_header(in);
   npy_check_type<T, R>(h, in.path, in.what);
-  return npy_read_data<T, R>(in, h);
+  if constexpr (backend<P>::host_accessible) return npy_read_data<T, R>(in, h, pol);
+  else return to<P>(npy_read_data<T, R>(in, h, host{}), pol);
 }
 
 }  // namespace detail
@@ -268,12 +297,7 @@ array<T, R, P> load_npy(const std::string& path, P pol = {}) {
   std::uint64_t size = 0;
   if (!detail::file_size(file.f, size)) detail::throw_io(what, path, "cannot find its size", "check the path");
   detail::byte_source in{file.f, path, what, 0, size};
-  if constexpr (std::is_same_v<P, host>) {
-    (void)pol;
-    return detail::npy_read<T, R>(in);
-  } else {
-    return to<P>(detail::npy_read<T, R>(in), pol);
-  }
+  return detail::npy_read<T, R>(in, pol);
 }
 
 }  // namespace sinter

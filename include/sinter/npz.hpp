@@ -133,14 +133,9 @@ class npz_file {
     if (start > size || size - start < e.size || !detail::file_seek(file.f, start))
       in.corrupt("entry data beyond the file", start);
     detail::byte_source data{file.f, where, what, start, start + e.size, true};
-    auto a = detail::npy_read<T, R>(data);
+    auto a = detail::npy_read<T, R>(data, pol);
     if (data.crc != e.crc) in.corrupt("CRC-32 mismatch of the entry", start);
-    if constexpr (std::is_same_v<P, host>) {
-      (void)pol;
-      return a;
-    } else {
-      return to<P>(a, pol);
-    }
+    return a;
   }
 
  private:

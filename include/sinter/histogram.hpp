@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <limits>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -58,38 +59,43 @@ using acc_t = std::conditional_t<exact_v<W>, index_t, double>;
 template <class W>
 using result_t = std::conditional_t<exact_v<W>, index_t, compute_t<typename W::value_type>>;
 
-/// acc[bin(x)] += weight over flat positions [b0, b1) (bin < 0: skipped).
+/// acc[bin(x)] += weight over flat positions [b0, b1); acc has one bin
+/// more than the histogram, where bin puts the values it drops (no branch).
 template <class A, class RX, class RW, class Bin>
-SINTER_NOINLINE void add_range(const RX& rx, const RW* rw, index_t b0, index_t b1, const Bin& bin, A* acc) {
+SINTER_NOINLINE void add_range(const RX& rx, const RW* rw, index_t b0, index_t b1, const Bin& bin_in, A* acc) {
   using VX = typename RX::V;
   using VW = typename RW::V;
+  const Bin bin = bin_in;  // a local copy: stores to acc cannot alias its fields
   VX bx[block_elems];
+  index_t kb[block_elems];
   [[maybe_unused]] VW bw[std::is_same_v<RW, no_weights> ? 1 : block_elems];
   for (index_t b = b0; b < b1; b += block_elems) {
     const index_t m = std::min(block_elems, b1 - b);
     const VX* px = rx.read(b, m, bx);
+    // The bins first, in a loop of their own (one the compiler vectorises),
+    // then the adds.
+    for (index_t i = 0; i < m; ++i) kb[i] = bin(px[i]);
     if constexpr (std::is_same_v<RW, no_weights>) {
-      for (index_t i = 0; i < m; ++i) {
-        const index_t k = bin(px[i]);
-        if (k >= 0) ++acc[k];
-      }
+      for (index_t i = 0; i < m; ++i) ++acc[kb[i]];
     } else {
       const VW* pw = rw->read(b, m, bw);
-      for (index_t i = 0; i < m; ++i) {
-        const index_t k = bin(px[i]);
-        if (k >= 0) acc[k] += static_cast<A>(pw[i]);
-      }
+      for (index_t i = 0; i < m; ++i) acc[kb[i]] += static_cast<A>(pw[i]);
     }
   }
 }
 
 /// The binned sums of x (weighted by w unless EW is no_weights) into nbins
-/// bins: out[k] for k = bin(x) >= 0.
+/// bins: bin(x) is a slot of Bin::slots(nbins), bins Bin::lead onwards (the
+/// others hold dropped values).
 template <bool Parallel, class EX, class EW, class Bin>
 std::vector<result_t<EW>> accumulate(const EX& x, const EW* w, index_t nbins, const Bin& bin) {
   using A = acc_t<EW>;
   using R = result_t<EW>;
-  const auto nb = static_cast<std::size_t>(nbins);
+  const auto nb = static_cast<std::size_t>(Bin::slots(nbins));
+  const auto lead = static_cast<std::ptrdiff_t>(Bin::lead);
+  const auto bins_of = [&](const std::vector<R>& all) {
+    return std::vector<R>(all.begin() + lead, all.begin() + lead + static_cast<std::ptrdiff_t>(nbins));
+  };
   const index_t n = x.size();
   const block_reader<EX> rx(x);
   using RW = std::conditional_t<std::is_same_v<EW, no_weights>, no_weights, block_reader<EW>>;
@@ -103,7 +109,7 @@ std::vector<result_t<EW>> accumulate(const EX& x, const EW* w, index_t nbins, co
     const index_t groups = threads ? std::min<index_t>(blocks, 4 * get_num_threads()) : 1;
     if (groups <= 1) {
       add_range(rx, rw.get(), 0, n, bin, out.data());
-      return out;
+      return bins_of(out);
     }
     const index_t per = (blocks + groups - 1) / groups;
     std::vector<A> part(nb * static_cast<std::size_t>(groups), A{});
@@ -131,38 +137,54 @@ std::vector<result_t<EW>> accumulate(const EX& x, const EW* w, index_t nbins, co
         for (std::size_t k = 0; k < nb; ++k) out[k] += static_cast<R>(part[static_cast<std::size_t>(j) * nb + k]);
     }
   }
-  return out;
+  return bins_of(out);
 }
 
-/// NumPy's bin of x among nbins equal bins over [lo, hi]: estimated from
-/// (x - lo) * nbins / (hi - lo), then moved by one where the edges say so
-/// (numpy.histogram's correction), so the edges decide. -1 outside [lo,
-/// hi] and for NaN.
+/// NumPy's bin of x among nbins equal bins over [lo, hi], as slot j = bin
+/// + 1: estimated from (x - lo) * nbins / (hi - lo) in E (as NumPy 2
+/// computes it in x's float type), then moved by one where the edges say
+/// so (numpy.histogram's correction), so the edges decide. The table t is
+/// -inf, the edges with the last one's successor (the last bin holds hi),
+/// +inf: values below lo, NaN and -inf land in slot 0, values above hi in
+/// the last two, without a branch.
 template <class V, class E>
 struct uniform_bin {
-  const E* edges;
-  index_t nbins;
-  double lo, norm;
+  static constexpr index_t lead = 1;
+  static index_t slots(index_t nbins) { return nbins + 3; }
+  const E* t;
+  E lo, norm, top;
   SINTER_FORCEINLINE index_t operator()(V xv) const {
     const E x = static_cast<E>(xv);
-    if (!(x >= edges[0] && x <= edges[nbins])) return -1;
-    index_t i = static_cast<index_t>((static_cast<double>(x) - lo) * norm);
-    if (i >= nbins) i = nbins - 1;
-    if (x < edges[i]) --i;
-    else if (i != nbins - 1 && x >= edges[i + 1]) ++i;
-    return i;
+    E f = (x - lo) * norm + E(1);
+    f = f > E(0) ? f : E(0);  // NaN: 0
+    f = f < top ? f : top;
+    index_t j = static_cast<index_t>(f);
+    j -= x < t[j];
+    j += x >= t[j + 1];
+    return j;
+  }
+  /// The table for edges e.
+  static std::vector<E> table(const std::vector<E>& e) {
+    std::vector<E> t(e.size() + 2);
+    t.front() = -std::numeric_limits<E>::infinity();
+    std::copy(e.begin(), e.end(), t.begin() + 1);
+    t[e.size()] = std::nextafter(e.back(), std::numeric_limits<E>::infinity());
+    t.back() = std::numeric_limits<E>::infinity();
+    return t;
   }
 };
 
 /// The bin of x among explicit ascending edges: edges[i] <= x < edges[i+1],
-/// the last bin closed; -1 outside and for NaN.
+/// the last bin closed; nbins outside and for NaN.
 template <class V, class E>
 struct edge_bin {
+  static constexpr index_t lead = 0;
+  static index_t slots(index_t nbins) { return nbins + 1; }
   const E* edges;
   index_t nbins;
   SINTER_FORCEINLINE index_t operator()(V xv) const {
     const auto x = static_cast<promote_t<E, double>>(xv);
-    if (!(x >= edges[0] && x <= edges[nbins])) return -1;
+    if (!(x >= edges[0] && x <= edges[nbins])) return nbins;
     const index_t i = static_cast<index_t>(std::upper_bound(edges, edges + nbins + 1, x) - edges) - 1;
     return i < nbins ? i : nbins - 1;
   }
@@ -171,6 +193,8 @@ struct edge_bin {
 /// The bin of a non-negative integer: itself.
 template <class V>
 struct int_bin {
+  static constexpr index_t lead = 0;
+  static index_t slots(index_t nbins) { return nbins; }
   SINTER_FORCEINLINE index_t operator()(V x) const { return static_cast<index_t>(x); }
 };
 
@@ -214,7 +238,9 @@ auto uniform(const EX& x, const EW* w, index_t bins, double lo, double hi) {
   check_bins_range(bins, lo, hi);
   if (w) check_weights(x, *w);
   const auto edges = linear_edges<E>(lo, hi, bins);
-  const uniform_bin<V, E> bin{edges.data(), bins, lo, static_cast<double>(bins) / (hi - lo)};
+  const auto table = uniform_bin<V, E>::table(edges);
+  const uniform_bin<V, E> bin{table.data(), static_cast<E>(lo), static_cast<E>(static_cast<double>(bins) / (hi - lo)),
+                              static_cast<E>(bins + 1)};
   const auto counts = accumulate<std::is_same_v<P, par>>(x, w, bins, bin);
   using C = typename decltype(counts)::value_type;
   return histogram_result<C, E, P>{search_host::array_of<C, P>(counts), search_host::array_of<E, P>(edges)};

@@ -251,56 +251,64 @@ class dlpack_view {
 
 namespace detail {
 
-template <class T, std::size_t R, class P, class M>
-dlpack_view<T, R, P> dl_import(M* m, const P& pol) {
-  using V = std::remove_const_t<T>;
-  const char* who = "sinter::from_dlpack";
-  if (!m) throw value_error(std::string(who) + ": null tensor; pass the pointer the producer returned");
-  // Owned from here: any throw below runs the deleter, once.
-  std::shared_ptr<void> keep(static_cast<void*>(m), [](void* p) {
-    auto* t = static_cast<M*>(p);
-    if (t->deleter) t->deleter(t);
-  });
-  if constexpr (dl_versioned_v<M>) {
-    if (m->version.major != DLPACK_MAJOR_VERSION)
-      throw value_error(std::string(who) + ": DLPack version " + std::to_string(m->version.major) + "." +
-                        std::to_string(m->version.minor) + " found, " + std::to_string(DLPACK_MAJOR_VERSION) +
-                        ".x expected; ask the producer for DLPack " + std::to_string(DLPACK_MAJOR_VERSION));
-    if ((m->flags & DLPACK_FLAG_BITMASK_READ_ONLY) && !std::is_const_v<T>)
-      throw value_error(std::string(who) + ": the tensor is read-only; import it as const (from_dlpack<const " +
-                        dl_dtype_name(dl_dtype<V>()) + " ...>)");
-  }
-  const DLTensor& t = m->dl_tensor;
-  const DLDataType want = dl_dtype<V>();
+/// The checks of an import that do not depend on the element type
+/// (out of line: one copy for every T, R and P). Throws; returns the first element.
+SINTER_NOINLINE char* dl_check(const DLTensor& t, DLDataType want, std::size_t rank, DLDevice want_dev,
+                                      const std::string& policy_label, std::size_t align) {
+  const std::string who = "sinter::from_dlpack";
   if (t.dtype.code != want.code || t.dtype.bits != want.bits || t.dtype.lanes != want.lanes)
-    throw value_error(std::string(who) + ": dtype " + dl_dtype_name(t.dtype) + " found, " + dl_dtype_name(want) +
+    throw value_error(who + ": dtype " + dl_dtype_name(t.dtype) + " found, " + dl_dtype_name(want) +
                       " expected; import with the tensor's element type, then sinter::cast");
-  if (t.ndim != static_cast<std::int32_t>(R))
-    throw value_error(std::string(who) + ": rank " + std::to_string(t.ndim) + " found, " + std::to_string(R) +
+  if (t.ndim != static_cast<std::int32_t>(rank))
+    throw value_error(who + ": rank " + std::to_string(t.ndim) + " found, " + std::to_string(rank) +
                       " expected; import with the tensor's rank, then reshape");
-  const DLDevice want_dev = dl_device(pol);
   const bool host_ok = want_dev.device_type == kDLCPU &&
                        (t.device.device_type == kDLCPU || t.device.device_type == kDLCUDAHost);
   const bool dev_ok = want_dev.device_type == kDLCUDA && t.device.device_type == kDLCUDA &&
                       t.device.device_id == want_dev.device_id;
   if (!host_ok && !dev_ok)
-    throw device_error(std::string(who) + ": memory on " + dl_device_name(t.device) + " found, " +
-                       dl_device_name(want_dev) + " expected (" + backend<P>::label(pol) +
-                       "); import with the policy of the tensor's device, then sinter::to<P>");
-  extents<R> shape{}, strides{};
-  for (std::size_t d = 0; d != R; ++d) {
+    throw device_error(who + ": memory on " + dl_device_name(t.device) + " found, " + dl_device_name(want_dev) +
+                       " expected (" + policy_label + "); import with the policy of the tensor's device, then sinter::to<P>");
+  for (std::size_t d = 0; d != rank; ++d)
     if (t.shape[d] < 0)
-      throw value_error(std::string(who) + ": axis " + std::to_string(d) + " has negative extent " +
-                        std::to_string(t.shape[d]) + "; the producer's tensor is malformed");
-    shape[d] = t.shape[d];
-  }
+      throw value_error(who + ": axis " + std::to_string(d) + " has negative extent " + std::to_string(t.shape[d]) +
+                        "; the producer's tensor is malformed");
+  char* base = static_cast<char*>(t.data) + t.byte_offset;
+  if (reinterpret_cast<std::uintptr_t>(base) % align != 0)
+    throw value_error(who + ": data + byte_offset " + std::to_string(t.byte_offset) + " is not aligned to " +
+                      std::to_string(align) + " bytes; copy the tensor first");
+  return base;
+}
+
+/// The versioned struct's own checks: its major version, and its read-only flag against a non-const T.
+SINTER_NOINLINE void dl_check_version(const DLManagedTensorVersioned& m, bool writable, DLDataType want) {
+  const std::string who = "sinter::from_dlpack";
+  if (m.version.major != DLPACK_MAJOR_VERSION)
+    throw value_error(who + ": DLPack version " + std::to_string(m.version.major) + "." +
+                      std::to_string(m.version.minor) + " found, " + std::to_string(DLPACK_MAJOR_VERSION) +
+                      ".x expected; ask the producer for DLPack " + std::to_string(DLPACK_MAJOR_VERSION));
+  if ((m.flags & DLPACK_FLAG_BITMASK_READ_ONLY) && writable)
+    throw value_error(who + ": the tensor is read-only; import it as const (from_dlpack<const " +
+                      dl_dtype_name(want) + ", ...>)");
+}
+
+template <class T, std::size_t R, class P, class M>
+dlpack_view<T, R, P> dl_import(M* m, const P& pol) {
+  using V = std::remove_const_t<T>;
+  if (!m) throw value_error("sinter::from_dlpack: null tensor; pass the pointer the producer returned");
+  // Owned from here: any throw below runs the deleter, once.
+  std::shared_ptr<void> keep(static_cast<void*>(m), [](void* p) {
+    auto* t = static_cast<M*>(p);
+    if (t->deleter) t->deleter(t);
+  });
+  if constexpr (dl_versioned_v<M>) dl_check_version(*m, !std::is_const_v<T>, dl_dtype<V>());
+  const DLTensor& t = m->dl_tensor;
+  char* base = dl_check(t, dl_dtype<V>(), R, dl_device(pol), backend<P>::label(pol), alignof(V));
+  extents<R> shape{}, strides{};
+  for (std::size_t d = 0; d != R; ++d) shape[d] = t.shape[d];
   // No strides: compact row-major (DLPack's rule).
   strides = row_major_strides(shape);
   for (std::size_t d = 0; d != R && t.strides; ++d) strides[d] = t.strides[d];
-  auto* base = static_cast<char*>(t.data) + t.byte_offset;
-  if (reinterpret_cast<std::uintptr_t>(base) % alignof(V) != 0)
-    throw value_error(std::string(who) + ": data + byte_offset " + std::to_string(t.byte_offset) +
-                      " is not aligned to " + std::to_string(alignof(V)) + " bytes; copy the tensor first");
   return dlpack_view<T, R, P>(sinter::view<T, R, P>(reinterpret_cast<T*>(base), shape, strides, pol),
                               std::move(keep));
 }

@@ -7,6 +7,7 @@
 // mdspan-like type written here, row-major, column-major and reversed.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -73,42 +74,54 @@ struct producer {
   }
 };
 
+/// The export's fields (not a template: compiled once for every dtype).
+inline void check_export(const DLTensor& t, const void* buffer, DLDataType expect, index_t n) {
+  CHECK(t.data == buffer);  // handed over, not copied
+  CHECK(t.dtype.code == expect.code);
+  CHECK(t.dtype.bits == expect.bits);
+  CHECK(t.dtype.lanes == 1);
+  CHECK(t.device.device_type == kDLCPU);
+  CHECK(t.ndim == 2);
+  CHECK(t.shape[0] == n);
+  CHECK(t.shape[1] == 3);
+  CHECK(t.strides[0] == 3);
+  CHECK(t.strides[1] == 1);
+}
+
 template <class T>
 void round_trip(DLDataType expect, std::uint32_t seed) {
   for (index_t n : {0, 1, 7, 37}) {
     const auto ref = random_values<T>(n * 3, seed + static_cast<std::uint32_t>(n));
     st::array<T, 2> a({n, 3});
     for (index_t i = 0; i < 3 * n; ++i) a.data()[i] = ref[static_cast<std::size_t>(i)];
-    const T* buffer = a.data();
+    const void* buffer = a.data();
     const auto in_use = st::host_memory_stats().in_use;
     DLManagedTensor* t = st::to_dlpack(std::move(a));
-    CHECK(a.data() == nullptr);  // handed over, not copied
-    CHECK(t->dl_tensor.data == buffer);
-    CHECK(t->dl_tensor.dtype.code == expect.code);
-    CHECK(t->dl_tensor.dtype.bits == expect.bits);
-    CHECK(t->dl_tensor.dtype.lanes == 1);
-    CHECK(t->dl_tensor.device.device_type == kDLCPU);
-    CHECK(t->dl_tensor.ndim == 2);
-    CHECK(t->dl_tensor.shape[0] == n);
-    CHECK(t->dl_tensor.shape[1] == 3);
-    CHECK(t->dl_tensor.strides[0] == 3);
-    CHECK(t->dl_tensor.strides[1] == 1);
+    CHECK(a.data() == nullptr);
+    check_export(t->dl_tensor, buffer, expect, n);
+    bool same = true, flagged = false, refused = false;
+    const void* const_data = nullptr;
     {
       auto v = st::from_dlpack<T, 2>(t);
-      CHECK(v.data() == buffer);
-      st::array<T, 2> back = v;  // one pass over the imported memory
-      bool ok = true;
+      same = v.data() == buffer;
+      // Read in place through the imported view's indexing (no pass per dtype: compile time).
       for (index_t i = 0; i < n; ++i)
-        for (index_t j = 0; j < 3; ++j) ok = ok && same_bits(back(i, j), ref[static_cast<std::size_t>(3 * i + j)]);
-      CHECK(ok);
-      // Versioned, through a const view of the import.
+        for (index_t j = 0; j < 3; ++j) same = same && same_bits(v(i, j), ref[static_cast<std::size_t>(3 * i + j)]);
+      // Versioned, through a const view of the import: flagged read-only, refused as non-const.
       DLManagedTensorVersioned* tv = st::to_dlpack_versioned(st::view<const T, 2>(v.view()), v.owner());
-      CHECK((tv->flags & DLPACK_FLAG_BITMASK_READ_ONLY) != 0);
-      CHECK_THROWS_AS(((void)st::from_dlpack<T, 2>(tv)), st::value_error);  // read-only as non-const
+      flagged = (tv->flags & DLPACK_FLAG_BITMASK_READ_ONLY) != 0;
+      try {
+        (void)st::from_dlpack<T, 2>(tv);
+      } catch (const st::value_error&) {
+        refused = true;
+      }
       tv = st::to_dlpack_versioned(st::view<const T, 2>(v.view()), v.owner());
-      auto w = st::from_dlpack<const T, 2>(tv);
-      CHECK(w.data() == buffer);
+      const_data = st::from_dlpack<const T, 2>(tv).data();
     }
+    CHECK(same);
+    CHECK(flagged);
+    CHECK(refused);
+    CHECK(const_data == buffer);
     // The last handle gone, the deleter ran and gave the buffer back.
     CHECK(st::host_memory_stats().in_use + static_cast<std::size_t>(3 * n) * sizeof(T) == in_use);
   }
@@ -137,7 +150,7 @@ TEST_CASE("dlpack: the deleter frees the exported buffer, once") {
   using namespace test_interop;
   const auto before = st::host_memory_stats().in_use;
   st::array<double, 1> a({1000});
-  a = 2.0;
+  std::fill(a.begin(), a.end(), 2.0);
   DLManagedTensor* t = st::to_dlpack(std::move(a));
   CHECK(st::host_memory_stats().in_use > before);
   t->deleter(t);
@@ -148,7 +161,7 @@ TEST_CASE("dlpack: the deleter frees the exported buffer, once") {
   DLManagedTensor* e = st::to_dlpack(x * 2.f + 1.f);
   for (int i = 0; i < 5; ++i) CHECK(static_cast<const float*>(e->dl_tensor.data)[i] == 2.f * float(i) + 1.f);
   e->deleter(e);
-  auto s = std::make_shared<st::array<float, 1>>(x);
+  auto s = std::make_shared<st::array<float, 1>>(st::array<float, 1>({5}));
   DLManagedTensor* ts = st::to_dlpack(s);
   CHECK(s.use_count() == 2);
   CHECK(ts->dl_tensor.data == s->data());
@@ -166,10 +179,10 @@ TEST_CASE("dlpack: strided, reversed and offset tensors read in place") {
     {
       auto v = st::from_dlpack<float, 2>(&p.m);
       CHECK(v.strides()[0] == -12);
-      st::array<double, 2> r = v * 2.0;
+      st::array<float, 2> r = v + 1.f;  // the same pass as below: one instantiation (compile time)
       for (index_t i = 0; i < 5; ++i)
         for (index_t j = 0; j < 4; ++j)
-          CHECK(r(i, j) == 2.0 * double(buf[static_cast<std::size_t>((4 - i) * 12 + 1 + 3 * j)]));
+          CHECK(r(i, j) == buf[static_cast<std::size_t>((4 - i) * 12 + 1 + 3 * j)] + 1.f);
       v.view()(0, 0) = 100.f;  // writes land in the producer's memory
       CHECK(buf[4 * 12 + 1] == 100.f);
       auto copy = v;  // shares: the deleter waits for both
@@ -253,7 +266,7 @@ TEST_CASE("dlpack: every mismatch throws naming expected and found, the deleter 
   producer ok(buf.data(), {kDLFloat, 64, 1}, {12}, {});
   {
     auto v = st::from_dlpack<double, 1, st::par>(&ok.mv);
-    CHECK(st::sum(v) == 12.0);
+    CHECK(v(11) == 1.0);
   }
   CHECK(ok.deleted == 1);
 }
@@ -286,7 +299,7 @@ TEST_CASE("mdspan-like: row-major, column-major and reversed layouts view in pla
   static_assert(st::mdspan_like<mini_mdspan<float, 2>>);
   static_assert(!st::mdspan_like<std::vector<float>>);
   auto a = st::as_view(rm);
-  auto b = st::as_view(cm, st::par{});
+  auto b = st::as_view(cm);
   auto c = st::as_view(rev);
   static_assert(std::is_same_v<decltype(c), st::view<const float, 1>>);
   CHECK(a.data() == buf.data());
@@ -295,7 +308,7 @@ TEST_CASE("mdspan-like: row-major, column-major and reversed layouts view in pla
     for (index_t j = 0; j < 7; ++j)
       CHECK(sum2(i, j) == buf[static_cast<std::size_t>(7 * i + j)] + buf[static_cast<std::size_t>(i + 5 * j)]);
   for (index_t i = 0; i < 35; ++i) CHECK(c(i) == buf[static_cast<std::size_t>(34 - i)]);
-  b = 0.f;  // writes through the column-major view
+  b(4, 6) = 0.f;  // writes through the column-major view
   CHECK(buf[34] == 0.f);
 #if defined(__cpp_lib_mdspan)
   st::array<float, 2> m({3, 4});

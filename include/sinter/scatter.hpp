@@ -199,10 +199,12 @@ template <class P, class T, std::size_t R, class F>
 void on_flat(const P& pol, const memory_leaf<T, R>& x, F&& f) {
   memory_leaf<T, 1> line{};
   if (flat_line(x, line)) return f(line);
-  array<T, R, P> tmp(x.shape, pol);
-  run_pass(pol, tmp.leaf(), memory_leaf<const T, R>{x.ptr, x.shape, x.strides});
-  f(memory_leaf<T, 1>{tmp.data(), {shape_size(x.shape)}, {1}});
-  run_pass(pol, x, memory_leaf<const T, R>{tmp.data(), tmp.shape(), tmp.strides()});
+  if constexpr (R != 1) {  // rank 1 is always a line: no copy passes compiled for it
+    array<T, R, P> tmp(x.shape, pol);
+    run_pass(pol, tmp.leaf(), memory_leaf<const T, R>{x.ptr, x.shape, x.strides});
+    f(memory_leaf<T, 1>{tmp.data(), {shape_size(x.shape)}, {1}});
+    run_pass(pol, x, memory_leaf<const T, R>{tmp.data(), tmp.shape(), tmp.strides()});
+  }
 }
 
 /// put's updates into a line of x with checked indices im and row-major values vm.

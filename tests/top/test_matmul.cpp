@@ -218,39 +218,44 @@ TEST_CASE_TEMPLATE("matmul_into: alpha and beta, views, aliasing", T, float, dou
   for (index_t i = 0; i < 17; ++i)
     for (index_t j = 0; j < 33; ++j)
       REQUIRE(std::abs(double(wide(i, j)) - (j % 3 ? 7.0 : p[std::size_t(i * 11 + j / 3)])) <= tolerance<T>(19));
-  // Aliasing: the output is an operand.
-  auto sq = random_array<T, 2>({9, 9}, 43);
+  // Aliasing: the output is an operand (large enough that BLAS writes C
+  // before it has read all of A and B).
+  auto sq = random_array<T, 2>({301, 301}, 43);
   const auto sq0 = ref_of(sq);
   const auto [s2, s2shape] = ref_matmul(sq0, sq0);
   st::matmul_into(sq, sq, sq, T(1), T(1));  // sq += sq @ sq
-  for (std::size_t i = 0; i < s2.size(); ++i) REQUIRE(std::abs(double(sq.data()[i]) - (s2[i] + sq0.v[i])) <= tolerance<T>(9));
+  for (std::size_t i = 0; i < s2.size(); ++i) REQUIRE(std::abs(double(sq.data()[i]) - (s2[i] + sq0.v[i])) <= tolerance<T>(301));
 }
 
 TEST_CASE_TEMPLATE("matmul_epilogue: fused relu(x @ w + b) equals the unfused form", T, float, double) {
   using namespace test_matmul;
-  for (index_t m : {index_t(0), index_t(1), index_t(97), index_t(1031)}) {
+  // n = 515: blocks of 2036 (float) or 1018 (double) rows (plan.hpp's
+  // epilogue_block_bytes), so m = 4099 runs several, the last one partial.
+  for (index_t m : {index_t(0), index_t(1), index_t(97), index_t(4099)}) {
     CAPTURE(m);
-    const auto x = random_array<T, 2>({m, 53}, 50), w = random_array<T, 2>({53, 301}, 51);
-    const auto bias = random_array<T, 1>({301}, 52);
-    const auto resid = random_array<T, 2>({m, 301}, 53);
+    const index_t n = 515;
+    const auto x = random_array<T, 2>({m, 53}, 50), w = random_array<T, 2>({53, n}, 51);
+    const auto bias = random_array<T, 1>({n}, 52);
+    const auto resid = random_array<T, 2>({m, n}, 53);
     const st::array<T, 2> want = st::maximum(st::matmul(x, w) + bias, T(0)) + resid;
-    st::array<T, 2> got({m, 301});
+    st::array<T, 2> got({m, n});
     st::trace_scope t;
     st::matmul_epilogue(got, x, w, [&](auto p, st::slice r) { return st::maximum(p + bias, T(0)) + resid(r, st::all); });
     // The same epilogue on the same products; OpenBLAS may sum a row's
     // products in another order when called on a block of rows, so the
     // values agree within the GEMM's rounding, not bit for bit.
+    double worst = 0;
     for (index_t i = 0; i < got.size(); ++i)
-      REQUIRE(std::abs(double(got.data()[i]) - double(want.data()[i])) <= tolerance<T>(53));
-    if (m > 0) {
-      bool gemm = false, pass = false;
-      for (const auto& r : t.passes()) {
-        gemm = gemm || r.expression.find("matmul_epilogue") != std::string::npos;
-        pass = pass || r.expression.find("max") != std::string::npos;
-      }
-      CHECK(gemm);
-      CHECK(pass);
+      worst = std::max(worst, std::abs(double(got.data()[i]) - double(want.data()[i])));
+    REQUIRE(worst <= tolerance<T>(53));
+    std::size_t gemms = 0, passes = 0;
+    for (const auto& r : t.passes()) {
+      gemms += r.expression.find("matmul_epilogue") != std::string::npos;
+      passes += r.expression.find("max") != std::string::npos;
     }
+    const std::size_t blocks = m == 0 ? 0 : m < 1000 ? 1 : (std::is_same_v<T, float> ? 3 : 5);
+    CHECK(gemms == blocks);
+    CHECK(passes == blocks);
   }
 }
 

@@ -40,8 +40,12 @@ struct linalg_output {
 /// "(3, 4)" for a run-time shape.
 inline std::string shape_text(std::size_t rank, const index_t* shape) {
   std::string s = "[";
-  for (std::size_t i = 0; i < rank; ++i) s += (i ? "," : "") + std::to_string(shape[i]);
-  return s + "]";
+  for (std::size_t i = 0; i < rank; ++i) {
+    if (i) s += ',';
+    s += std::to_string(shape[i]);
+  }
+  s += ']';
+  return s;
 }
 
 /// numpy.matmul's result shape; shape_error naming both shapes when the
@@ -116,9 +120,10 @@ index_t run_batched_gemm(const linalg_operand<T>& a, const linalg_operand<T>& b,
 }
 
 /// Rows per block of matmul_epilogue: a block of the product that stays in
-/// L2 for its epilogue, yet tall enough that each GEMM call's repacking of
-/// the second operand stays a small part of its work.
-inline constexpr std::size_t epilogue_block_bytes = std::size_t{1} << 20;
+/// the last-level cache for its epilogue, yet tall enough that each GEMM
+/// call's repacking of the second operand stays a small part of its work
+/// (docs/journal/2026-12-05-matmul.md: 1 MB blocks lost that balance).
+inline constexpr std::size_t epilogue_block_bytes = std::size_t{4} << 20;
 inline index_t epilogue_block_rows(index_t m, index_t n, std::size_t elem) {
   const index_t row = n * static_cast<index_t>(elem);
   index_t rows = row > 0 ? static_cast<index_t>(epilogue_block_bytes) / row : m;

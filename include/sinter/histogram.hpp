@@ -9,7 +9,8 @@
 /// Float weights are summed in double over fixed blocks of `weight_block`
 /// elements (NumPy's own block, whatever the thread count), each block's
 /// sums rounded to the result type and added in block order: bitwise the
-/// same for any thread count. host and par; cuda operands are refused at
+/// same for any thread count. host and par; on cuda, equal bins without
+/// weights (histogram_bins.hpp); the other forms refuse cuda operands at
 /// compile time (copy them with sinter::to<sinter::host>(x)).
 #include <algorithm>
 #include <cmath>
@@ -21,16 +22,10 @@
 #include <utility>
 #include <vector>
 
+#include "histogram_bins.hpp"
 #include "search.hpp"
 
 namespace sinter {
-
-/// histogram's result: counts per bin and the bins' edges (one more than counts).
-template <class C, class E, class P>
-struct histogram_result {
-  array<C, 1, P> counts;  ///< per bin: int64 counts, or sums of weights
-  array<E, 1, P> edges;   ///< bins + 1 ascending edges; the last bin is closed
-};
 
 namespace detail::hist {
 
@@ -140,56 +135,6 @@ std::vector<result_t<EW>> accumulate(const EX& x, const EW* w, index_t nbins, co
   return bins_of(out);
 }
 
-/// NumPy's bin of x among nbins equal bins over [lo, hi], as slot j = bin
-/// + 1: estimated from (x - lo) * nbins / (hi - lo) in E (as NumPy 2
-/// computes it in x's float type), then moved by one where the edges say
-/// so (numpy.histogram's correction), so the edges decide. The table t is
-/// -inf, the edges with the last one's successor (the last bin holds hi),
-/// +inf: values below lo, NaN and -inf land in slot 0, values above hi in
-/// the last two, without a branch.
-template <class V, class E>
-struct uniform_bin {
-  static constexpr index_t lead = 1;
-  static index_t slots(index_t nbins) { return nbins + 3; }
-  const E* t;
-  E lo, norm, top;
-  SINTER_FORCEINLINE index_t operator()(V xv) const {
-    const E x = static_cast<E>(xv);
-    E f = (x - lo) * norm + E(1);
-    f = f > E(0) ? f : E(0);  // NaN: 0
-    f = f < top ? f : top;
-    index_t j = static_cast<index_t>(f);
-    j -= x < t[j];
-    j += x >= t[j + 1];
-    return j;
-  }
-  /// The table for edges e.
-  static std::vector<E> table(const std::vector<E>& e) {
-    std::vector<E> t(e.size() + 2);
-    t.front() = -std::numeric_limits<E>::infinity();
-    std::copy(e.begin(), e.end(), t.begin() + 1);
-    t[e.size()] = std::nextafter(e.back(), std::numeric_limits<E>::infinity());
-    t.back() = std::numeric_limits<E>::infinity();
-    return t;
-  }
-};
-
-/// The bin of x among explicit ascending edges: edges[i] <= x < edges[i+1],
-/// the last bin closed; nbins outside and for NaN.
-template <class V, class E>
-struct edge_bin {
-  static constexpr index_t lead = 0;
-  static index_t slots(index_t nbins) { return nbins + 1; }
-  const E* edges;
-  index_t nbins;
-  SINTER_FORCEINLINE index_t operator()(V xv) const {
-    const auto x = static_cast<promote_t<E, double>>(xv);
-    if (!(x >= edges[0] && x <= edges[nbins])) return nbins;
-    const index_t i = static_cast<index_t>(std::upper_bound(edges, edges + nbins + 1, x) - edges) - 1;
-    return i < nbins ? i : nbins - 1;
-  }
-};
-
 /// The bin of a non-negative integer: itself.
 template <class V>
 struct int_bin {
@@ -197,29 +142,6 @@ struct int_bin {
   static index_t slots(index_t nbins) { return nbins; }
   SINTER_FORCEINLINE index_t operator()(V x) const { return static_cast<index_t>(x); }
 };
-
-/// NumPy's linspace(lo, hi, nbins + 1) in E: lo + i * step, the last hi.
-/// Each step rounded as NumPy's (a volatile product: never an FMA).
-template <class E>
-std::vector<E> linear_edges(double lo, double hi, index_t nbins) {
-  std::vector<E> e(static_cast<std::size_t>(nbins + 1));
-  const double step = (hi - lo) / static_cast<double>(nbins);
-  for (index_t i = 0; i < nbins; ++i) {
-    volatile double t = static_cast<double>(i) * step;
-    e[static_cast<std::size_t>(i)] = static_cast<E>(t + lo);
-  }
-  e[static_cast<std::size_t>(nbins)] = static_cast<E>(hi);
-  return e;
-}
-
-/// value_error for histogram's bins and range.
-inline void check_bins_range(index_t bins, double lo, double hi) {
-  if (bins <= 0)
-    throw value_error("sinter: histogram: bins = " + std::to_string(bins) + " must be positive; pass at least 1 bin");
-  if (!(lo < hi) || !std::isfinite(lo) || !std::isfinite(hi))
-    throw value_error("sinter: histogram: range [" + std::to_string(lo) + ", " + std::to_string(hi) +
-                      "] needs finite lo < hi; pass a range with lo < hi");
-}
 
 /// Weights operand checked against x's shape (or no_weights).
 template <class EX, class W>
@@ -311,9 +233,21 @@ using checked_policy = std::enable_if_t<search_host::host_side_v<P>, P>;
 /// NaN is never counted. bins <= 0, or lo >= hi, throws value_error.
 template <expression X>
 auto histogram(X&& x, index_t bins, std::pair<double, double> range) {
-  using P = detail::hist::checked_policy<detail::search_host::host_policy_t<X>>;
-  return detail::hist::uniform<P>(detail::as_operand(x), static_cast<const detail::hist::no_weights*>(nullptr), bins,
-                                  range.first, range.second);
+  using P0 = detail::search_host::host_policy_t<X>;
+  if constexpr (std::is_same_v<P0, cuda>) {  // one kernel on x's device and stream (histogram_bins.hpp)
+#if SINTER_HAS_CUDA()
+    auto&& e = detail::as_operand(x);
+    return detail::hist_cuda::uniform(detail::reduction_policy<cuda>(detail::own_policy<cuda>(x), e), e, bins,
+                                      range.first, range.second);
+#else
+    static_assert(detail::compiled_as_cuda_v<X>,
+                  "sinter::cuda: compile this file as CUDA (nvcc, or LANGUAGE CUDA in CMake) to use cuda arrays");
+#endif
+  } else {
+    using P = detail::hist::checked_policy<P0>;
+    return detail::hist::uniform<P>(detail::as_operand(x), static_cast<const detail::hist::no_weights*>(nullptr), bins,
+                                    range.first, range.second);
+  }
 }
 /// histogram with each element counted by its weight (same shape as x, else
 /// shape_error): sums in int64 for integer weights, else in double per block

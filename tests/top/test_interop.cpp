@@ -220,11 +220,11 @@ TEST_CASE("dlpack: strided, reversed and offset tensors read in place") {
 TEST_CASE("dlpack: every mismatch throws naming expected and found, the deleter run once") {
   using namespace test_interop;
   std::vector<double> buf(12, 1.0);
-  auto expect_error = [&](auto make, auto import, const char* found, const char* expected) {
+  auto expect_error = [&](auto make, auto load, const char* found, const char* expected) {
     producer p = make();
     std::string what;
     try {
-      import(p);
+      load(p);
     } catch (const st::error& e) {
       what = e.what();
     }

@@ -126,11 +126,30 @@ auto source_layout(const S& s) {
   return std::tuple(n.ptr, n.shape, n.strides);
 }
 
-/// x evaluated once into a new array of policy value pol (an array: copied or moved).
+/// x evaluated once into a new array of policy value pol. An array or view
+/// on host or par is copied row by row here, not by a pass: the sort
+/// functions then compile no pass of their own for them.
 template <class T, std::size_t R, class P, class X>
 array<T, R, P> copy_of(X&& x, const P& pol) {
-  if constexpr (std::is_same_v<std::remove_cvref_t<X>, array<T, R, P>>) return array<T, R, P>(std::forward<X>(x));
-  else return array<T, R, P>(std::forward<X>(x), pol);
+  using D = std::remove_cvref_t<X>;
+  if constexpr (!std::is_same_v<P, cuda> && (is_array<D>::value || is_view<D>::value)) {
+    if constexpr (std::is_same_v<D, array<T, R, P>> && !std::is_lvalue_reference_v<X>) return D(std::move(x));
+    const T* src = x.data();
+    const extents<R> shape = x.shape(), st = x.strides();
+    array<T, R, P> out(shape, pol);
+    const index_t len = shape[R - 1], s = st[R - 1];
+    const index_t rows = rows_of(shape, R - 1);
+    for (index_t r = 0; r < rows; ++r) {
+      const T* in = src + row_offset(r, shape, st, R - 1);
+      T* o = out.data() + r * len;
+      if (s == 1) std::copy(in, in + len, o);
+      else
+        for (index_t i = 0; i < len; ++i) o[i] = in[i * s];
+    }
+    return out;
+  } else {
+    return array<T, R, P>(std::forward<X>(x), pol);
+  }
 }
 
 /// False for a cuda operand in a file not compiled as CUDA (refused at compile time).

@@ -2,7 +2,7 @@
 /// \file sort/radix.hpp
 /// The host sort engine: keys as unsigned bit patterns in NumPy's order
 /// (NaN last, -0.0 equal to +0.0), an LSD radix sort of values and of
-/// (key, index) pairs with 8-bit digits, std::stable_sort below
+/// (key, index) pairs with 8-bit digits, an insertion sort below
 /// `radix_min` elements, and a parallel radix sort over the thread pool:
 /// per-chunk digit histograms combined in a fixed (digit, chunk) order.
 /// Every path is a stable sort, whose result is unique: host and par at
@@ -18,6 +18,7 @@
 #include "../core/half.hpp"
 #include "../core/shape.hpp"
 #include "../policy/host/thread_pool.hpp"
+#include "../policy/host_memory.hpp"
 
 namespace sinter::detail {
 
@@ -78,8 +79,8 @@ struct sort_key_fn {
   SINTER_HD typename sort_key<T>::U operator()(T v) const { return sort_key<T>::of(v); }
 };
 
-/// Below this many elements a row is sorted by std::stable_sort on the keys.
-inline constexpr index_t radix_min = 256;
+/// Below this many elements a row is sorted by insertion on the keys.
+inline constexpr index_t radix_min = 64;
 /// par sorts one row with the parallel radix sort from this many elements.
 inline constexpr index_t radix_par_min = index_t{1} << 16;
 
@@ -195,21 +196,52 @@ inline std::int64_t chunks_for(index_t n, bool parallel) {
 
 }  // namespace radix
 
-/// Reusable scratch of one sorting thread (grown, never shrunk).
+/// Stable insertion sort of p[0, n) by less (short rows: less code than
+/// std::stable_sort, which each key type would instantiate).
+template <class T, class Less>
+void insertion_sort(T* p, index_t n, Less less) {
+  for (index_t i = 1; i < n; ++i) {
+    const T v = p[i];
+    index_t j = i;
+    for (; j > 0 && less(v, p[j - 1]); --j) p[j] = p[j - 1];
+    p[j] = v;
+  }
+}
+
+/// Reusable scratch of one sorting thread (grown, never shrunk), from the
+/// host pool: a large sort reuses pages already faulted in.
 struct sort_scratch {
-  std::vector<unsigned char> bytes;
-  std::vector<std::int64_t> idx;
+  sort_scratch() = default;
+  sort_scratch(const sort_scratch&) = delete;
+  sort_scratch& operator=(const sort_scratch&) = delete;
+  ~sort_scratch() {
+    if (vals) host_deallocate(vals, vals_bytes);
+    if (idx) host_deallocate(idx, idx_bytes);
+  }
+  /// 2 len elements of T, 64-byte aligned.
   template <class T>
-  T* get(index_t n) {
-    const std::size_t need = static_cast<std::size_t>(n) * sizeof(T) * 2 + 64;
-    if (bytes.size() < need) bytes.resize(need);
-    const auto p = reinterpret_cast<std::uintptr_t>(bytes.data());
-    return reinterpret_cast<T*>((p + 63) & ~std::uintptr_t{63});
+  T* get(index_t len) {
+    grow(vals, vals_bytes, 2 * static_cast<std::size_t>(len) * sizeof(T));
+    return static_cast<T*>(vals);
   }
-  std::int64_t* ids(index_t n) {
-    if (idx.size() < static_cast<std::size_t>(n)) idx.resize(static_cast<std::size_t>(n));
-    return idx.data();
+  /// len indices.
+  std::int64_t* ids(index_t len) {
+    grow(idx, idx_bytes, static_cast<std::size_t>(len) * sizeof(std::int64_t));
+    return static_cast<std::int64_t*>(idx);
   }
+
+ private:
+  static void grow(void*& p, std::size_t& have, std::size_t need) {
+    if (have >= need) return;
+    if (p) host_deallocate(p, have);
+    p = nullptr;
+    have = 0;
+    p = host_allocate(need);
+    have = need;
+  }
+  void* vals = nullptr;
+  void* idx = nullptr;
+  std::size_t vals_bytes = 0, idx_bytes = 0;
 };
 
 /// Sorts p[0, n) in NumPy's order, stably; `parallel` uses the pool for
@@ -219,7 +251,7 @@ template <class T>
 void sort_values(T* p, index_t n, T* tmp, bool parallel) {
   const auto key = [](T v) { return sort_key<T>::of(v); };
   if (n < radix_min) {
-    std::stable_sort(p, p + n, [&](T x, T y) { return key(x) < key(y); });
+    insertion_sort(p, n, [&](T x, T y) { return key(x) < key(y); });
     return;
   }
   radix::lsd(p, tmp, n, nullptr, nullptr, false, key, radix::chunks_for(n, parallel));
@@ -240,7 +272,7 @@ template <class U>
 void argsort_keys(U* k, index_t n, std::int64_t* idx, U* kt, std::int64_t* it, bool parallel) {
   if (n < radix_min) {
     for (index_t i = 0; i < n; ++i) idx[i] = i;
-    std::stable_sort(idx, idx + n, [&](std::int64_t x, std::int64_t y) { return k[x] < k[y]; });
+    insertion_sort(idx, n, [&](std::int64_t x, std::int64_t y) { return k[x] < k[y]; });
     return;
   }
   radix::lsd(k, kt, n, idx, it, true, [](U v) { return v; }, radix::chunks_for(n, parallel));

@@ -41,8 +41,8 @@ st::array<T, 2, P> rb_filled(st::index_t rows, st::index_t cols, unsigned seed) 
 std::vector<std::pair<st::index_t, st::index_t>> rb_shapes() {
   // Sanitizer and nvcc builds (SINTER_TEST_SCALE 16) take a smaller large
   // shape: still several blocks and two of par's chunks.
-  const st::index_t big = SINTER_TEST_SCALE > 1 ? 517 : 4097;
-  return {{1, 1}, {1, 37}, {29, 1}, {0, 5}, {13, 17}, {3, 1031}, {131, 257}, {big, SINTER_TEST_SCALE > 1 ? 263 : 1023}};
+  const st::index_t rb_rows = SINTER_TEST_SCALE > 1 ? 517 : 4097;
+  return {{1, 1}, {1, 37}, {29, 1}, {0, 5}, {13, 17}, {3, 1031}, {131, 257}, {rb_rows, SINTER_TEST_SCALE > 1 ? 263 : 1023}};
 }
 
 /// Counts the elements of `got` (an array of x's shape) that differ from the

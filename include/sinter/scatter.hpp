@@ -8,9 +8,9 @@
 ///
 /// Order. host: the updates in row-major order of take's result shape, so
 /// put's last write wins and scatter_add sums each destination in that
-/// order. par: the updates are bucketed by destination range (a stable
-/// counting pass) and each bucket applied in that same order on one thread:
-/// the host's result bit for bit, for any thread count. cuda: one thread
+/// order. par: each thread owns a slice of x and applies, in that same order,
+/// the updates that land in it: the host's result bit for bit, for any
+/// thread count. cuda: one thread
 /// per update (atomicAdd, or a compare-and-swap loop for the types without
 /// one); the order, and so float sums' rounding and which of put's duplicate
 /// writes wins, is unspecified.
@@ -21,7 +21,6 @@
 #include <string>
 #include <type_traits>
 #include <utility>
-#include <vector>
 
 #include "policy/cuda.hpp"
 #include "policy/par.hpp"
@@ -43,55 +42,22 @@ __global__ void scatter_kernel(A a, index_t n) {
 /// Updates below this count run on the calling thread under par.
 inline constexpr index_t scatter_par_min = index_t{1} << 15;
 
-/// par: the updates bucketed by x's row-major offset (buckets of 2^s
-/// elements), stably, by a counting pass over chunks of updates; then each
-/// bucket applied in the updates' order. Equal to scatter_range bit for bit.
+/// par: owner computes. Thread c walks every update and applies those whose
+/// row-major destination lies in its slice of x, in the updates' order: the
+/// host's result bit for bit, no scratch, the random writes split T ways.
 template <bool Add, class T, class I, class V, std::size_t RV>
-void scatter_buckets(const scatter_args<T, I, V, RV>& a, index_t n, index_t xsize, int threads) {
-  const index_t want = static_cast<index_t>(threads) * 4;
-  int s = 0;
-  while ((index_t{1} << s) * want < xsize) ++s;
-  const index_t nb = ((xsize - 1) >> s) + 1;
+void scatter_owned(const scatter_args<T, I, V, RV>& a, index_t n, index_t xsize, int threads) {
   const index_t nc = threads;
-  const index_t len = (n + nc - 1) / nc;
-  std::vector<index_t> pos(static_cast<std::size_t>(nb * nc), 0);
-  auto& pool = default_pool();
-  pool.parallel_for(nc, [&](std::int64_t c) {
-    index_t* cnt = pos.data() + c * nb;
-    for_updates(a, std::min(n, c * len), std::min(n, (c + 1) * len),
-                [cnt, s](index_t, index_t fo, index_t) { ++cnt[fo >> s]; });
-  });
-  std::vector<index_t> start(static_cast<std::size_t>(nb + 1), 0);
-  index_t at = 0;
-  for (index_t b = 0; b != nb; ++b) {  // bucket-major, chunk-minor: stable
-    start[static_cast<std::size_t>(b)] = at;
-    for (index_t c = 0; c != nc; ++c) {
-      const index_t k = pos[static_cast<std::size_t>(c * nb + b)];
-      pos[static_cast<std::size_t>(c * nb + b)] = at;
-      at += k;
-    }
-  }
-  start[static_cast<std::size_t>(nb)] = at;
-  const std::unique_ptr<index_t[]> dest(new index_t[static_cast<std::size_t>(2 * n)]);
-  index_t* const d = dest.get();
-  pool.parallel_for(nc, [&](std::int64_t c) {
-    index_t* next = pos.data() + c * nb;
-    for_updates(a, std::min(n, c * len), std::min(n, (c + 1) * len), [next, d, s](index_t xo, index_t fo, index_t vo) {
-      index_t& p = next[fo >> s];
-      d[2 * p] = xo;
-      d[2 * p + 1] = vo;
-      ++p;
-    });
-  });
   T* const x = a.x;
   const V* const val = a.val;
-  pool.parallel_for(nb, [&](std::int64_t b) {
-    for (index_t k = start[static_cast<std::size_t>(b)]; k != start[static_cast<std::size_t>(b + 1)]; ++k) {
-      const index_t xo = d[2 * k];
-      const T v = convert<T>(val[d[2 * k + 1]]);
+  default_pool().parallel_for(nc, [&](std::int64_t c) {
+    const index_t lo = xsize * c / nc, hi = xsize * (c + 1) / nc;
+    for_updates(a, 0, n, [x, val, lo, hi](index_t xo, index_t fo, index_t vo) {
+      if (fo < lo || fo >= hi) return;
+      const T v = convert<T>(val[vo]);
       if constexpr (Add) x[xo] = scatter_sum(x[xo], v);
       else x[xo] = v;
-    }
+    });
   });
 }
 
@@ -101,7 +67,7 @@ void run_scatter(const P& pol, const scatter_args<T, I, V, RV>& a, index_t n, in
   if (n == 0) return;
   if constexpr (std::is_same_v<P, par>) {
     const int threads = get_num_threads();
-    if (threads > 1 && n >= scatter_par_min) return scatter_buckets<Add>(a, n, xsize, threads);
+    if (threads > 1 && n >= scatter_par_min) return scatter_owned<Add>(a, n, xsize, threads);
     scatter_range<Add>(a, 0, n);
   } else if constexpr (backend<P>::host_accessible) {
     (void)pol;

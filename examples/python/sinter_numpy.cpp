@@ -44,29 +44,54 @@ py::array to_numpy(sinter::array<double, 1>&& r) {
   return py::array_t<double>({keep->shape(0)}, {static_cast<py::ssize_t>(sizeof(double))}, keep->data(), owner);
 }
 
+/// The capsule of a DLPack export: its destructor calls the deleter unless
+/// a consumer took the tensor and renamed the capsule "used_...", as the protocol says.
+template <class M>
+py::capsule dlpack_capsule(M* t, const char* name) {
+  return py::capsule(t, name, [](PyObject* cap) {
+    const char* n = PyCapsule_GetName(cap);
+    if (n && (std::string(n) == "dltensor" || std::string(n) == "dltensor_versioned")) {
+      auto* m = static_cast<M*>(PyCapsule_GetPointer(cap, n));
+      if (m && m->deleter) m->deleter(m);
+    }
+  });
+}
+
 /// A sinter result handed out through DLPack: np.from_dlpack(obj) calls these.
+/// A consumer that asks for DLPack 1.x (max_version, NumPy 2) gets the
+/// versioned struct, an older one (NumPy 1.x) the legacy one.
 struct dlpack_result {
   std::shared_ptr<sinter::array<double, 1>> a;
-  py::capsule dlpack(py::kwargs) {
-    DLManagedTensor* t = sinter::to_dlpack(a);
-    // The capsule's destructor calls the deleter unless a consumer took the
-    // tensor (and renamed the capsule "used_dltensor", as the protocol says).
-    return py::capsule(t, "dltensor", [](PyObject* cap) {
-      if (PyCapsule_IsValid(cap, "dltensor")) {
-        auto* m = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(cap, "dltensor"));
-        if (m && m->deleter) m->deleter(m);
-      }
-    });
+  std::string exported;  ///< "versioned" or "legacy": what the last consumer asked for
+  py::capsule dlpack(const py::kwargs& kw) {
+    bool versioned = false;
+    if (kw.contains("max_version") && !kw["max_version"].is_none())
+      versioned = kw["max_version"].cast<py::tuple>()[0].cast<int>() >= 1;
+    exported = versioned ? "versioned" : "legacy";
+    if (versioned) return dlpack_capsule(sinter::to_dlpack_versioned(a), "dltensor_versioned");
+    return dlpack_capsule(sinter::to_dlpack(a), "dltensor");
   }
   py::tuple device() const { return py::make_tuple(static_cast<int>(kDLCPU), 0); }
 };
 
-/// A view of whatever exposes __dlpack__ (NumPy, PyTorch, CuPy on the CPU...).
+/// A view of whatever exposes __dlpack__ (NumPy, PyTorch, CuPy on the CPU...):
+/// the versioned struct where the producer knows DLPack 1.x, else the legacy one.
 sinter::dlpack_view<const double, 1> import_dlpack(const py::object& x) {
-  py::capsule cap = x.attr("__dlpack__")();
+  py::object cap;
+  try {
+    cap = x.attr("__dlpack__")(py::arg("max_version") = py::make_tuple(DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION));
+  } catch (const py::error_already_set& e) {
+    if (!e.matches(PyExc_TypeError)) throw;
+    cap = x.attr("__dlpack__")();  // a producer before DLPack 1.0: no max_version
+  }
+  if (PyCapsule_IsValid(cap.ptr(), "dltensor_versioned")) {
+    auto* m = static_cast<DLManagedTensorVersioned*>(PyCapsule_GetPointer(cap.ptr(), "dltensor_versioned"));
+    PyCapsule_SetName(cap.ptr(), "used_dltensor_versioned");  // ours now: from_dlpack calls the deleter once
+    return sinter::from_dlpack<const double, 1>(m);
+  }
   auto* m = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(cap.ptr(), "dltensor"));
   if (!m) throw py::error_already_set();
-  PyCapsule_SetName(cap.ptr(), "used_dltensor");  // ours now: from_dlpack calls the deleter once
+  PyCapsule_SetName(cap.ptr(), "used_dltensor");
   return sinter::from_dlpack<const double, 1>(m);
 }
 
@@ -99,10 +124,11 @@ PYBIND11_MODULE(sinter_numpy, m) {
       .def("__dlpack_device__", &dlpack_result::device)
       .def_property_readonly("data_pointer", [](const dlpack_result& r) {
         return reinterpret_cast<std::uintptr_t>(r.a->data());
-      });
+      })
+      .def_readonly("exported", &dlpack_result::exported);
   m.def("hypot_dlpack", [](const py::object& a, const py::object& b, double s) {
     auto va = import_dlpack(a), vb = import_dlpack(b);
-    return dlpack_result{std::make_shared<sinter::array<double, 1>>(hypot_scaled_of(va, vb, s))};
+    return dlpack_result{std::make_shared<sinter::array<double, 1>>(hypot_scaled_of(va, vb, s)), ""};
   });
 
   // sinter's host memory accounting, for the lifetime checks.

@@ -209,6 +209,15 @@ void matmul_epilogue(O&& out, A&& x, B&& w, F&& f) {
   if (leaf.shape[0] != shape[0] || leaf.shape[1] != shape[1])
     throw shape_error("matmul_epilogue: output shape " + detail::shape_string(leaf.shape) + " differs from the product's " +
                       detail::shape_text(2, shape.data()) + "; give an output of the product's shape");
+  if (detail::linalg_overlap(leaf.ptr, leaf.shape, leaf.strides, ma.p, ma.shape, ma.strides) ||
+      detail::linalg_overlap(leaf.ptr, leaf.shape, leaf.strides, mb.p, mb.shape, mb.strides)) {
+    // A later block's GEMM would read rows an earlier epilogue wrote.
+    array<T, 2, P> tmp(leaf.shape);
+    matmul_epilogue(tmp, view<const T, 2, P>(ma.p, ma.shape, ma.strides), view<const T, 2, P>(mb.p, mb.shape, mb.strides),
+                    std::forward<F>(f));
+    out = tmp;
+    return;
+  }
   const index_t m = shape[0], n = shape[1];
   const index_t rows = detail::epilogue_block_rows(m, n, sizeof(T));
   array<T, 2, P> buf(extents<2>{rows, n});

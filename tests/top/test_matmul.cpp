@@ -259,6 +259,28 @@ TEST_CASE_TEMPLATE("matmul_epilogue: fused relu(x @ w + b) equals the unfused fo
   }
 }
 
+TEST_CASE("matmul_epilogue: the output is an operand (several blocks)") {
+  using namespace test_matmul;
+  // Blocks of 32 rows: without a temporary, the second block's GEMM would
+  // read rows of w that the first block's epilogue wrote.
+  st::detail::epilogue_block_bytes_override = 4096;
+  auto w = random_array<float, 2>({97, 64}, 81);
+  const auto x = random_array<float, 2>({97, 97}, 80);
+  const st::array<float, 2> want = st::maximum(st::matmul(x, w), 0.f) + w;
+  st::matmul_epilogue(w, x, w, [&](auto p, st::slice r) { return st::maximum(p, 0.f) + w(r, st::all); });
+  double worst = 0;
+  for (index_t i = 0; i < w.size(); ++i) worst = std::max(worst, std::abs(double(w.data()[i]) - double(want.data()[i])));
+  CHECK(worst <= tolerance<float>(97));
+  // The output is the first operand: row r of the product reads row r of x only.
+  auto y = random_array<float, 2>({97, 97}, 82);
+  const st::array<float, 2> want_y = st::matmul(y, x) * 2.f;
+  st::matmul_epilogue(y, y, x, [](auto p) { return p * 2.f; });
+  worst = 0;
+  for (index_t i = 0; i < y.size(); ++i) worst = std::max(worst, std::abs(double(y.data()[i]) - double(want_y.data()[i])));
+  CHECK(worst <= 2 * tolerance<float>(97));
+  st::detail::epilogue_block_bytes_override = 0;
+}
+
 TEST_CASE("dot 2-D, vdot, outer, tensordot against NumPy's definitions") {
   using namespace test_matmul;
   const auto a = random_array<double, 2>({6, 5}, 60), b = random_array<double, 2>({5, 4}, 61);

@@ -124,9 +124,13 @@ index_t run_batched_gemm(const linalg_operand<T>& a, const linalg_operand<T>& b,
 /// call's repacking of the second operand stays a small part of its work
 /// (docs/journal/2026-12-05-matmul.md: 1 MB blocks lost that balance).
 inline constexpr std::size_t epilogue_block_bytes = std::size_t{4} << 20;
+/// Tests set this (bytes, 0: epilogue_block_bytes) to cut small products
+/// into several blocks.
+inline std::size_t epilogue_block_bytes_override = 0;
 inline index_t epilogue_block_rows(index_t m, index_t n, std::size_t elem) {
   const index_t row = n * static_cast<index_t>(elem);
-  index_t rows = row > 0 ? static_cast<index_t>(epilogue_block_bytes) / row : m;
+  const std::size_t bytes = epilogue_block_bytes_override ? epilogue_block_bytes_override : epilogue_block_bytes;
+  index_t rows = row > 0 ? static_cast<index_t>(bytes) / row : m;
   if (rows < 32) rows = 32;
   return rows < m ? rows : (m > 0 ? m : 1);
 }

@@ -295,7 +295,9 @@ auto bincount(X&& x, W&& weights, index_t minlength = 0) {
     throw value_error("sinter: bincount: minlength = " + std::to_string(minlength) + " must be non-negative");
   auto&& e = detail::as_operand(x);
   const auto ext = detail::hist::int_extremes(e);
-  if (ext.at >= 0 && ext.lo < V{0})
+  bool negative = false;
+  if constexpr (std::is_signed_v<V>) negative = ext.at >= 0 && ext.lo < V{0};  // (nvcc: no unsigned < 0)
+  if (negative)
     throw value_error("sinter: bincount: x holds a negative value " + std::to_string(ext.lo) + " at position " +
                       std::to_string(ext.at) + "; bincount counts non-negative integers");
   const index_t nb = std::max<index_t>(minlength, ext.at >= 0 ? static_cast<index_t>(ext.hi) + 1 : 0);

@@ -283,7 +283,7 @@ struct mini_mdspan {
   T* p;
   ext x;
   index_t s[R];
-  T* data_handle() const { return p; }
+  T* const& data_handle() const { return p; }  // a reference, as std::mdspan's
   const ext& extents() const { return x; }
   index_t stride(std::size_t r) const { return s[r]; }
 };

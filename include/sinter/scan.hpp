@@ -48,7 +48,7 @@ struct scanner {
   template <class Op, class R, class Node, std::size_t Rank>
   static void run(const P&, R* out, const Node& node, const extents<Rank>& shape, index_t outer, index_t len,
                   index_t inner) {
-    scan_host::scan<Op>(node, shape, outer, len, inner, out, std::is_same_v<P, par>);
+    scan_host::scan<Op, std::is_same_v<P, par>>(node, shape, outer, len, inner, out);
   }
 };
 

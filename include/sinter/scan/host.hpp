@@ -51,7 +51,7 @@ inline constexpr bool direct_v<unit_cursor<U>> = true;
 /// tile runs its seg_lanes chains interleaved (independent adds hide the
 /// add's latency); a partial one, segment by segment: the same values.
 template <class Op, class V, class X, class A>
-SINTER_FORCEINLINE int tile_totals(const X& x, index_t m, A* tot) {
+SINTER_NOINLINE int tile_totals(const X& x, index_t m, A* tot) {
   const int segs = static_cast<int>((m + seg_elems - 1) / seg_elems);
   for (int k = 0; k < seg_lanes; ++k) tot[k] = Op::template identity<V>();
   if (m == tile_elems) {
@@ -83,8 +83,9 @@ SINTER_FORCEINLINE A seg_scan(const X& x, index_t b, index_t e, A carry, R* out)
 /// A tile's m values x(0 .. m) scanned from its carry in; returns the carry
 /// out: carry_{k+1} = combine(carry_k, total_k), segment by segment, the
 /// totals computed here or, when given (par), read from tot.
+/// Out of line: one copy per (Op, V, R), whatever the producer.
 template <class Op, class V, bool Given = false, class R, class X, class A>
-SINTER_FORCEINLINE A tile_scan(const X& x, index_t m, A carry, R* out, const A* tot = nullptr) {
+SINTER_NOINLINE A tile_scan(const X& x, index_t m, A carry, R* out, const A* tot = nullptr) {
   for (index_t b = 0, k = 0; b < m; b += seg_elems, ++k) {
     const A t = seg_scan<Op, V>(x, b, std::min(m, b + seg_elems), carry, out);
     if constexpr (Given) carry = Op::combine(carry, tot[k]);
@@ -93,19 +94,24 @@ SINTER_FORCEINLINE A tile_scan(const X& x, index_t m, A carry, R* out, const A* 
   return carry;
 }
 
-/// f(x) for tile [p, p + m) of the node: x(i) reads position p + i, from the
-/// contiguous cursor (direct_v) or from buf after computing the tile into it.
-template <class V, std::size_t Rank, class Node, class F>
-SINTER_FORCEINLINE void with_tile(const Node& node, const extents<Rank>& shape, index_t p, index_t m, V* buf, F&& f) {
-  if constexpr (Rank >= 1 && direct_v<std::remove_cvref_t<decltype(node.linear())>>) {
-    if (node.unit()) {
-      const auto c = node.linear();
-      f([c, p](index_t i) { return static_cast<V>(c.load(p + i)); });
-      return;
-    }
-  }
+/// A tile's values, x(i): from memory or from the tile buffer (one type for
+/// both, so the scan loops are compiled once).
+template <class V>
+struct tile_values {
+  const V* p;
+  SINTER_FORCEINLINE V operator()(index_t i) const { return p[i]; }
+};
+
+/// The values of tile [p, p + m) of the node: straight from memory when the
+/// node is contiguous memory of V (direct_v), else computed into buf.
+template <class V, std::size_t Rank, class Node>
+SINTER_FORCEINLINE tile_values<V> tile_at(const Node& node, const extents<Rank>& shape, index_t p, index_t m, V* buf) {
+  using C = std::remove_cvref_t<decltype(node.linear())>;
+  if constexpr (Rank >= 1 && direct_v<C>)
+    if constexpr (std::is_same_v<std::remove_cvref_t<decltype(*node.linear().p)>, V>)
+      if (node.unit()) return {node.linear().p + p};
   reduce_host::eval_range<V>(node, shape, p, p + m, buf);
-  f([buf](index_t i) { return buf[i]; });
+  return {buf};
 }
 
 /// One row: flat positions [s, s + len) of the bound node into out[0, len), on this thread.
@@ -117,7 +123,7 @@ void scan_row(const Node& node, const extents<Rank>& shape, index_t s, index_t l
   A carry = Op::template identity<V>();
   for (index_t b = 0; b < len; b += tile_elems) {
     const index_t m = std::min(tile_elems, len - b);
-    with_tile<V>(node, shape, s + b, m, buf, [&](const auto& x) { carry = tile_scan<Op, V>(x, m, carry, out + b); });
+    carry = tile_scan<Op, V>(tile_at<V>(node, shape, s + b, m, buf), m, carry, out + b);
   }
 }
 
@@ -144,7 +150,8 @@ void scan_row_par(const Node& node, const extents<Rank>& shape, index_t s, index
       const index_t t = next.fetch_add(1, std::memory_order_relaxed);
       if (t >= tiles) return;
       const index_t b = t * tile_elems, m = std::min(tile_elems, len - b);
-      with_tile<V>(node, shape, s + b, m, buf, [&](const auto& x) {
+      const tile_values<V> x = tile_at<V>(node, shape, s + b, m, buf);
+      {
         const int segs = tile_totals<Op, V>(x, m, st[t].tot);
         st[t].flag.store(1, std::memory_order_release);
         // Back to the nearest tile with its carry out; every earlier tile is
@@ -164,14 +171,29 @@ void scan_row_par(const Node& node, const extents<Rank>& shape, index_t s, index
         st[t].incl = out_carry;
         st[t].flag.store(2, std::memory_order_release);
         tile_scan<Op, V, true>(x, m, carry, out + b, st[t].tot);
-      });
+      }
     }
   });
 }
 
+/// acc[i] = combine(acc[i], row r's value i), out at row r = acc, for `rows`
+/// rows of `cw` values `inner` apart: vectorised across the columns. Out of
+/// line: one copy per (Op, V, R), whatever the producer.
+template <class Op, class V, class R, class A>
+SINTER_NOINLINE void col_rows(const V* buf, index_t rows, index_t inner, index_t cw, A* acc, R* out) {
+  for (index_t r = 0; r < rows; ++r) {
+    const V* in = buf + r * inner;
+    R* o_row = out + r * inner;
+    for (index_t i = 0; i < cw; ++i) {
+      acc[i] = Op::combine(acc[i], Op::template lift<V>(in[i]));
+      o_row[i] = scan_ops::to_result<R>(acc[i]);
+    }
+  }
+}
+
 /// Scan along the middle axis of (outer, len, inner) flat positions, inner > 1:
 /// out at the same positions. Work item w: outer index w / blocks, column block w % blocks.
-template <class Op, class R, std::size_t Rank, class Node>
+template <class Op, bool Parallel, class R, std::size_t Rank, class Node>
 void scan_cols(const Node& node, const extents<Rank>& shape, index_t outer, index_t len, index_t inner, R* out,
                bool parallel) {
   using V = typename Node::value_type;
@@ -189,49 +211,47 @@ void scan_cols(const Node& node, const extents<Rank>& shape, index_t outer, inde
       const index_t rows = std::min(rows_per, len - j0);
       const index_t p = (o * len + j0) * inner + c0;
       reduce_host::eval_range<V>(node, shape, p, p + (rows - 1) * inner + cw, buf);
-      for (index_t r = 0; r < rows; ++r) {
-        const V* in = buf + r * inner;
-        R* o_row = out + p + r * inner;
-        for (index_t i = 0; i < cw; ++i) {
-          acc[i] = Op::combine(acc[i], Op::template lift<V>(in[i]));
-          o_row[i] = scan_ops::to_result<R>(acc[i]);
-        }
-      }
+      col_rows<Op>(buf, rows, inner, cw, acc, out + p);
     }
   };
   const index_t items = outer * blocks;
-  if (parallel && items > 1) {
-    const index_t chunks = std::min<index_t>(items, 4 * get_num_threads());
-    const index_t per = (items + chunks - 1) / chunks;
-    default_pool().parallel_for(chunks, [&](std::int64_t k) {
-      for (index_t w = k * per; w < std::min(items, (k + 1) * per); ++w) item(w);
-    });
-  } else {
-    for (index_t w = 0; w < items; ++w) item(w);
+  if constexpr (Parallel) {
+    if (parallel && items > 1) {
+      const index_t chunks = std::min<index_t>(items, 4 * get_num_threads());
+      const index_t per = (items + chunks - 1) / chunks;
+      default_pool().parallel_for(chunks, [&](std::int64_t k) {
+        for (index_t w = k * per; w < std::min(items, (k + 1) * per); ++w) item(w);
+      });
+      return;
+    }
   }
+  for (index_t w = 0; w < items; ++w) item(w);
 }
 
 /// Scan of the bound node (row-major over shape) viewed as (outer, len, inner)
-/// along len, into out (row-major, the same positions).
-template <class Op, class R, std::size_t Rank, class Node>
-void scan(const Node& node, const extents<Rank>& shape, index_t outer, index_t len, index_t inner, R* out,
-          bool parallel) {
+/// along len, into out (row-major, the same positions); Parallel (par): on
+/// the pool's threads when large enough.
+template <class Op, bool Parallel, class R, std::size_t Rank, class Node>
+void scan(const Node& node, const extents<Rank>& shape, index_t outer, index_t len, index_t inner, R* out) {
   if (outer * len * inner == 0) return;
-  parallel = parallel && outer * len * inner >= 2 * par_grain && get_num_threads() > 1;
-  if (inner > 1) return scan_cols<Op>(node, shape, outer, len, inner, out, parallel);
-  if (parallel && outer >= 2 * get_num_threads()) {
-    const index_t chunks = std::min<index_t>(outer, 4 * get_num_threads());
-    const index_t per = (outer + chunks - 1) / chunks;
-    default_pool().parallel_for(chunks, [&](std::int64_t k) {
-      for (index_t o = k * per; o < std::min(outer, (k + 1) * per); ++o)
-        scan_row<Op>(node, shape, o * len, len, out + o * len);
-    });
-    return;
+  const bool parallel = Parallel && outer * len * inner >= 2 * par_grain && get_num_threads() > 1;
+  if (inner > 1) return scan_cols<Op, Parallel>(node, shape, outer, len, inner, out, parallel);
+  if constexpr (Parallel) {
+    if (parallel && outer >= 2 * get_num_threads()) {
+      const index_t chunks = std::min<index_t>(outer, 4 * get_num_threads());
+      const index_t per = (outer + chunks - 1) / chunks;
+      default_pool().parallel_for(chunks, [&](std::int64_t k) {
+        for (index_t o = k * per; o < std::min(outer, (k + 1) * per); ++o)
+          scan_row<Op>(node, shape, o * len, len, out + o * len);
+      });
+      return;
+    }
+    if (parallel && len >= 2 * tile_elems) {
+      for (index_t o = 0; o < outer; ++o) scan_row_par<Op>(node, shape, o * len, len, out + o * len);
+      return;
+    }
   }
-  for (index_t o = 0; o < outer; ++o) {
-    if (parallel && len >= 2 * tile_elems) scan_row_par<Op>(node, shape, o * len, len, out + o * len);
-    else scan_row<Op>(node, shape, o * len, len, out + o * len);
-  }
+  for (index_t o = 0; o < outer; ++o) scan_row<Op>(node, shape, o * len, len, out + o * len);
 }
 
 }  // namespace sinter::detail::scan_host

@@ -6,7 +6,8 @@
 /// The flat positions are cut into blocks of `block` elements, a fixed size
 /// whatever the thread count. Pass 1 evaluates the mask of each block once
 /// (the explicit vector loop where contiguous) into one bit per element and
-/// counts them; an exclusive scan of the counts gives each block's offset in
+/// counts them (a contiguous bool array is only counted: its bytes are
+/// read again in pass 2, as a hand loop reads them); an exclusive scan of the counts gives each block's offset in
 /// the result, which is then allocated at its exact size; pass 2 copies each
 /// block's selected values to its offset. x is read in pass 2 only: a
 /// contiguous array or view at the selected positions, an expression
@@ -82,17 +83,40 @@ SINTER_FORCEINLINE std::uint64_t pack64(const bool* b) {
   return w;
 }
 
+/// Whether a mask node is a bool array read in place, contiguous: its
+/// bytes then drive pass 2 directly (pass 1 only counts them).
+template <class MNode>
+SINTER_FORCEINLINE bool byte_mask(const MNode& m) {
+  if constexpr (is_memory_leaf<MNode>::value && std::is_same_v<typename MNode::value_type, bool>) return m.unit();
+  else return false;
+}
+
+/// The number of true bytes of a contiguous bool mask at p[0, n): eight
+/// bytes (each 0 or 1) added per 64-bit word, 16 words to a byte lane's
+/// sum at most, then the lanes summed by a multiply.
+SINTER_FORCEINLINE index_t count_bytes(const bool* p, index_t n) {
+  index_t c = 0, i = 0;
+  for (; i + 128 <= n; i += 128) {
+    std::uint64_t acc = 0;
+    for (int w = 0; w < 16; ++w) {
+      std::uint64_t v;
+      std::memcpy(&v, p + i + 8 * w, 8);
+      acc += v;
+    }
+    c += static_cast<index_t>((acc * 0x0101010101010101ull) >> 56);
+  }
+  for (; i < n; ++i) c += static_cast<index_t>(p[i]);
+  return c;
+}
+
 /// Pass 1 for positions [s, e): the mask's bits into words[0, ceil((e - s) / 64)), and their count.
 template <std::size_t R, class MNode>
 index_t mask_block(const MNode& m, const extents<R>& shape, index_t s, index_t e, std::uint64_t* words) {
   using MV = typename MNode::value_type;
-  const index_t n = e - s, whole = n / 64, nw = (n + 63) / 64;
+  const index_t n = e - s, nw = (n + 63) / 64;
   alignas(64) bool flags[block];
   const bool* f = flags;
-  if constexpr (is_memory_leaf<MNode>::value && std::is_same_v<MV, bool>) {
-    if (m.unit() && whole == nw) f = m.ptr + s;  // whole words straight from memory
-    else eval_tile<bool>(m, shape, s, e, flags);
-  } else if constexpr (std::is_same_v<MV, bool>) {
+  if constexpr (std::is_same_v<MV, bool>) {
     eval_tile<bool>(m, shape, s, e, flags);
   } else {  // nonzero of any type: truthiness, as count_nonzero
     alignas(64) MV vals[block];
@@ -129,6 +153,39 @@ SINTER_FORCEINLINE void compact(const V* src, const std::uint64_t* words, index_
       }
     }
   }
+}
+
+/// out[k...] = the elements of src[0, n) whose flag byte is set, in order;
+/// branch-free up to the last set flag (no write past the block's range).
+template <class V>
+SINTER_FORCEINLINE void compact_bytes(const V* src, const bool* flags, index_t n, V* out) {
+  while (n > 0 && !flags[n - 1]) --n;
+  index_t k = 0;
+  for (index_t i = 0; i < n; ++i) {
+    out[k] = src[i];
+    k += static_cast<index_t>(flags[i]);
+  }
+}
+
+/// Pass 2 for positions [s, e) with a byte mask (byte_mask): as copy_block.
+template <class V, std::size_t R, class XNode>
+void copy_block_bytes(const XNode& x, const extents<R>& shape, index_t s, index_t e, const bool* flags,
+                      index_t count, V* out) {
+  if (count == 0) return;
+  if constexpr (is_memory_leaf<XNode>::value) {
+    if (x.unit()) {
+      compact_bytes<V>(x.ptr + s, flags, e - s, out);
+      return;
+    }
+  } else if (count * 8 < e - s) {
+    index_t k = 0;
+    for (index_t i = 0; i < e - s; ++i)
+      if (flags[i]) out[k++] = value_at<V>(x, shape, s + i);
+    return;
+  }
+  alignas(64) V buf[block];
+  eval_tile<V>(x, shape, s, e, buf);
+  compact_bytes<V>(buf, flags, e - s, out);
 }
 
 /// Pass 2 for positions [s, e): its `count` selected values of x to out.
@@ -174,15 +231,22 @@ template <class V, class P, std::size_t R, class MNode, class XNode>
 array<V, 1, P> select(const P& pol, const MNode& m, const XNode& x, const extents<R>& shape) {
   const index_t n = shape_size(shape);
   const index_t blocks = (n + block - 1) / block;
-  const std::unique_ptr<std::uint64_t[]> words(new std::uint64_t[static_cast<std::size_t>(blocks * block_words)]);
+  const std::unique_ptr<std::uint64_t[]> words(
+      new std::uint64_t[byte_mask(m) ? 1 : static_cast<std::size_t>(blocks * block_words)]);
   const std::unique_ptr<index_t[]> offset(new index_t[static_cast<std::size_t>(blocks + 1)]);
   const auto range = [n](index_t b, index_t& s, index_t& e) {
     s = b * block;
     e = s + block < n ? s + block : n;
   };
+  const bool bytes = byte_mask(m);
   for_blocks<P>(blocks, n, [&](index_t b) {
     index_t s, e;
     range(b, s, e);
+    if constexpr (is_memory_leaf<MNode>::value && std::is_same_v<typename MNode::value_type, bool>)
+      if (bytes) {
+        offset[b + 1] = count_bytes(m.ptr + s, e - s);
+        return;
+      }
     offset[b + 1] = mask_block(m, shape, s, e, words.get() + b * block_words);
   });
   offset[0] = 0;
@@ -192,7 +256,13 @@ array<V, 1, P> select(const P& pol, const MNode& m, const XNode& x, const extent
   for_blocks<P>(blocks, n, [&](index_t b) {
     index_t s, e;
     range(b, s, e);
-    copy_block<V>(x, shape, s, e, words.get() + b * block_words, offset[b + 1] - offset[b], o + offset[b]);
+    const index_t count = offset[b + 1] - offset[b];
+    if constexpr (is_memory_leaf<MNode>::value && std::is_same_v<typename MNode::value_type, bool>)
+      if (bytes) {
+        copy_block_bytes<V>(x, shape, s, e, m.ptr + s, count, o + offset[b]);
+        return;
+      }
+    copy_block<V>(x, shape, s, e, words.get() + b * block_words, count, o + offset[b]);
   });
   return out;
 }

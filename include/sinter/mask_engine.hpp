@@ -233,7 +233,8 @@ array<V, 1, P> select(const P& pol, const MNode& m, const XNode& x, const extent
   const index_t blocks = (n + block - 1) / block;
   const std::unique_ptr<std::uint64_t[]> words(
       new std::uint64_t[byte_mask(m) ? 1 : static_cast<std::size_t>(blocks * block_words)]);
-  const std::unique_ptr<index_t[]> offset(new index_t[static_cast<std::size_t>(blocks + 1)]);
+  const std::unique_ptr<index_t[]> offsets(new index_t[static_cast<std::size_t>(blocks + 1)]);
+  index_t* const offset = offsets.get();  // indexed by index_t (unique_ptr's [] takes size_t)
   const auto range = [n](index_t b, index_t& s, index_t& e) {
     s = b * block;
     e = s + block < n ? s + block : n;

@@ -34,9 +34,10 @@ LAYERS = [
     ("reduce", ["reduce/*"], ["config", "core", "contract", "host", "cuda"]),
     ("linalg", ["linalg/*"], ["config", "core", "contract"]),
     ("sort", ["sort/*"], ["config", "core", "contract", "host", "cuda", "reduce"]),
+    ("scan", ["scan/*"], ["config", "core", "contract", "host", "cuda", "reduce"]),
     ("third_party", ["third_party/*"], []),
     ("top", ["*.hpp"], ["config", "core", "io", "contract", "cuda", "host", "reduce", "linalg", "sort",
-             "third_party"]),
+             "scan", "third_party"]),
 ]
 
 INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)

@@ -277,9 +277,7 @@ void check_type(const index_t* d, unsigned seed) {
 constexpr index_t small_dims[3] = {3, 5, 7};
 constexpr index_t par_dims[3] = {4, 130, 257};  // 133640 elements: par's threads engage
 
-}  // namespace test_scan
-
-using namespace test_scan;
+// The test cases are in the namespace too: the batch's other files have helpers of the same names.
 
 // ---- result types -------------------------------------------------------------
 
@@ -497,3 +495,5 @@ TEST_CASE("scan: an axis out of range is a value_error before any work") {
   CHECK(t.allocations() == 0);
   CHECK(st::cumsum(a, st::axis(-1)).shape() == a.shape());
 }
+
+}  // namespace test_scan

@@ -119,21 +119,15 @@ inline index_t checked_kth(index_t kth, index_t len, const char* who) {
   return k;
 }
 
-/// The layout of a stored source's memory leaf.
-template <class S>
-auto source_layout(const S& s) {
-  const auto& n = s.node();
-  return std::tuple(n.ptr, n.shape, n.strides);
-}
-
 /// x evaluated once into a new array of policy value pol. An array or view
 /// on host or par is copied row by row here, not by a pass: the sort
 /// functions then compile no pass of their own for them.
 template <class T, std::size_t R, class P, class X>
 array<T, R, P> copy_of(X&& x, const P& pol) {
   using D = std::remove_cvref_t<X>;
-  if constexpr (!std::is_same_v<P, cuda> && (is_array<D>::value || is_view<D>::value)) {
-    if constexpr (std::is_same_v<D, array<T, R, P>> && !std::is_lvalue_reference_v<X>) return D(std::move(x));
+  if constexpr (std::is_same_v<D, array<T, R, P>> && !std::is_lvalue_reference_v<X>) {
+    return D(std::move(x));
+  } else if constexpr (!std::is_same_v<P, cuda> && (is_array<D>::value || is_view<D>::value)) {
     const T* src = x.data();
     const extents<R> shape = x.shape(), st = x.strides();
     array<T, R, P> out(shape, pol);
@@ -147,6 +141,8 @@ array<T, R, P> copy_of(X&& x, const P& pol) {
         for (index_t i = 0; i < len; ++i) o[i] = in[i * s];
     }
     return out;
+  } else if constexpr (std::is_same_v<D, array<T, R, P>>) {
+    return D(x);  // a cuda array: one device copy
   } else {
     return array<T, R, P>(std::forward<X>(x), pol);
   }
@@ -322,7 +318,10 @@ auto argsort(X&& x, index_t axis = -1) {
 #endif
   } else {
     auto s = detail::stored_source(std::forward<X>(x));
-    const auto [p, shape, strides] = detail::source_layout(s);
+    // Named copies, not a structured binding: clang does not capture bindings in lambdas.
+    const auto* const p = s.node().ptr;
+    const auto shape = s.node().shape;
+    const auto strides = s.node().strides;
     array<std::int64_t, R, P> out(shape, pol);
     detail::argsort_layout(p, shape, strides, a, out.data(), std::is_same_v<P, par>);
     return out;
@@ -380,7 +379,10 @@ auto argpartition(X&& x, index_t kth, index_t axis = -1) {
   } else {
     const P pol = detail::policy_value<P>(x);
     auto s = detail::stored_source(std::forward<X>(x));
-    const auto [p, shape, strides] = detail::source_layout(s);
+    // Named copies, not a structured binding: clang does not capture bindings in lambdas.
+    const auto* const p = s.node().ptr;
+    const auto shape = s.node().shape;
+    const auto strides = s.node().strides;
     array<std::int64_t, R, P> out(shape, pol);
     const auto os = out.strides();
     const index_t len = shape[a];
@@ -423,7 +425,10 @@ auto topk(X&& x, index_t k, index_t axis = -1) {
 #endif
   } else {
     auto s = detail::stored_source(std::forward<X>(x));
-    const auto [p, shape, strides] = detail::source_layout(s);
+    // Named copies, not a structured binding: clang does not capture bindings in lambdas.
+    const auto* const p = s.node().ptr;
+    const auto shape = s.node().shape;
+    const auto strides = s.node().strides;
     extents<R> oshape = shape;
     oshape[a] = k;
     topk_result<T, R, P> res{array<T, R, P>(oshape, pol), array<std::int64_t, R, P>(oshape, pol)};

@@ -9,9 +9,9 @@
 /// Float weights are summed in double over fixed blocks of `weight_block`
 /// elements (NumPy's own block, whatever the thread count), each block's
 /// sums rounded to the result type and added in block order: bitwise the
-/// same for any thread count. host and par; on cuda, equal bins without
-/// weights (histogram_bins.hpp); the other forms refuse cuda operands at
-/// compile time (copy them with sinter::to<sinter::host>(x)).
+/// same for any thread count. host and par; cuda in files compiled by nvcc:
+/// counts by histogram_bins.hpp's kernel, weights by atomics whose order is
+/// unspecified (search_cuda.hpp: float sums may differ in the last bits).
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -184,6 +184,16 @@ std::pair<double, double> data_range(X&& x) {
   return {lo, hi};
 }
 
+/// value_error unless the edges are there and increase.
+template <class E>
+void check_edges(const std::vector<E>& edges) {
+  if (edges.empty()) throw value_error("sinter: histogram: bins holds no edges; pass at least one edge");
+  for (std::size_t i = 1; i < edges.size(); ++i)
+    if (!(edges[i - 1] <= edges[i]))
+      throw value_error("sinter: histogram: bins must increase monotonically (edge " + std::to_string(i) +
+                        "); sort the edges");
+}
+
 /// A histogram over explicit ascending edges.
 template <class P, class EX, class EW, class B>
 auto with_edges(const EX& x, const EW* w, B&& edges_in) {
@@ -191,11 +201,7 @@ auto with_edges(const EX& x, const EW* w, B&& edges_in) {
   using E = value_of_t<B>;
   static_assert(expr_of_t<B>::rank == 1, "sinter::histogram: bin edges must be 1-D");
   const auto edges = search_host::flat_copy<E>(as_operand(std::forward<B>(edges_in)));
-  if (edges.empty()) throw value_error("sinter: histogram: bins holds no edges; pass at least one edge");
-  for (std::size_t i = 1; i < edges.size(); ++i)
-    if (!(edges[i - 1] <= edges[i]))
-      throw value_error("sinter: histogram: bins must increase monotonically (edge " + std::to_string(i) +
-                        "); sort the edges");
+  check_edges(edges);
   if (w) check_weights(x, *w);
   const index_t nb = static_cast<index_t>(edges.size()) - 1;
   const auto counts = accumulate<std::is_same_v<P, par>>(x, w, nb, edge_bin<V, E>{edges.data(), nb});
@@ -223,6 +229,69 @@ auto int_extremes(const E& e) {
 
 template <class P>
 using checked_policy = std::enable_if_t<search_host::host_side_v<P>, P>;
+
+/// True for a cuda operand: the cuda form (refused outside nvcc).
+template <class X>
+constexpr bool on_cuda() {
+  constexpr bool c = std::is_same_v<search_host::host_policy_t<X>, cuda>;
+  static_assert(!c || compiled_as_cuda_v<X>, "sinter::cuda: compile this file as CUDA to use cuda arrays");
+  return c;
+}
+
+#if SINTER_HAS_CUDA()
+/// The policy a cuda operand's result lives on.
+template <class X>
+cuda cuda_policy(X&& x) {
+  return reduction_policy<cuda>(own_policy<cuda>(x), as_operand(x));
+}
+
+/// Sums of weights per bin on cuda: int64 for integer weights (exact),
+/// else accumulated in double and rounded once to compute_t of the weights.
+template <class EX, class EW, class Bin>
+auto cuda_sums(const cuda& pol, const EX& x, const EW& w, const Bin& bin, index_t slots, index_t lead, index_t nb) {
+  using VW = typename EW::value_type;
+  if constexpr (std::is_integral_v<VW>)
+    return search_cuda::sums<unsigned long long, index_t>(pol, x, w, bin, slots, lead, nb);
+  else return search_cuda::sums<double, compute_t<VW>>(pol, x, w, bin, slots, lead, nb);
+}
+
+/// Weighted histogram of equal bins on cuda.
+template <class EX, class EW>
+auto cuda_uniform(const cuda& pol, const EX& x, const EW& w, index_t bins, double lo, double hi) {
+  using V = typename EX::value_type;
+  using E = compute_t<floating_t<V>>;
+  check_bins_range(bins, lo, hi);
+  check_weights(x, w);
+  const auto edges = linear_edges<E>(lo, hi, bins);
+  const auto table = search_cuda::device_array(pol, uniform_bin<V, E>::table(edges));
+  const uniform_bin<V, E> bin{table.data(), static_cast<E>(lo), static_cast<E>(static_cast<double>(bins) / (hi - lo)),
+                              static_cast<E>(bins + 1)};
+  auto c = cuda_sums(pol, x, w, bin, uniform_bin<V, E>::slots(bins), uniform_bin<V, E>::lead, bins);
+  using C = typename decltype(c)::value_type;
+  return histogram_result<C, E, cuda>{std::move(c), search_cuda::device_array(pol, edges)};
+}
+
+/// Histogram over explicit edges on cuda (w: weights, or null as no_weights).
+template <class EX, class EW, class B>
+auto cuda_with_edges(const cuda& pol, const EX& x, const EW* w, B&& edges_in) {
+  using V = typename EX::value_type;
+  using E = value_of_t<B>;
+  static_assert(expr_of_t<B>::rank == 1, "sinter::histogram: bin edges must be 1-D");
+  const auto edges = search_host::any_flat_copy<E>(std::forward<B>(edges_in));
+  check_edges(edges);
+  if (w) check_weights(x, *w);
+  const index_t nb = static_cast<index_t>(edges.size()) - 1;
+  auto d_edges = search_cuda::device_array(pol, edges);
+  const search_cuda::edge_bin_hd<V, E> bin{d_edges.data(), nb};
+  if constexpr (std::is_same_v<EW, no_weights>) {
+    return histogram_result<index_t, E, cuda>{search_cuda::counts(pol, x, bin, nb + 1, 0, nb), std::move(d_edges)};
+  } else {
+    auto c = cuda_sums(pol, x, *w, bin, nb + 1, 0, nb);
+    using C = typename decltype(c)::value_type;
+    return histogram_result<C, E, cuda>{std::move(c), std::move(d_edges)};
+  }
+}
+#endif
 
 }  // namespace detail::hist
 
@@ -254,9 +323,16 @@ auto histogram(X&& x, index_t bins, std::pair<double, double> range) {
 /// of 65536 elements rounded to the weights' float type (float for 16-bit).
 template <expression X, expression W>
 auto histogram(X&& x, index_t bins, std::pair<double, double> range, W&& weights) {
-  using P = detail::hist::checked_policy<detail::search_host::host_policy_t<X>>;
   auto&& w = detail::as_operand(std::forward<W>(weights));
-  return detail::hist::uniform<P>(detail::as_operand(x), &w, bins, range.first, range.second);
+  if constexpr (detail::hist::on_cuda<X>()) {
+#if SINTER_HAS_CUDA()
+    return detail::hist::cuda_uniform(detail::hist::cuda_policy(x), detail::as_operand(x), w, bins, range.first,
+                                      range.second);
+#endif
+  } else {
+    using P = detail::hist::checked_policy<detail::search_host::host_policy_t<X>>;
+    return detail::hist::uniform<P>(detail::as_operand(x), &w, bins, range.first, range.second);
+  }
 }
 /// histogram over [min(x), max(x)] (an extra reduction pass; NaN or inf in x
 /// throws value_error, as NumPy's autodetected range).
@@ -269,16 +345,30 @@ auto histogram(X&& x, index_t bins = 10) {
 /// counts and the edges as given. Edges that decrease throw value_error.
 template <expression X, expression B>
 auto histogram(X&& x, B&& edges) {
-  using P = detail::hist::checked_policy<detail::search_host::host_policy_t<X>>;
-  return detail::hist::with_edges<P>(detail::as_operand(x), static_cast<const detail::hist::no_weights*>(nullptr),
-                                     std::forward<B>(edges));
+  const auto* unweighted = static_cast<const detail::hist::no_weights*>(nullptr);
+  if constexpr (detail::hist::on_cuda<X>()) {
+#if SINTER_HAS_CUDA()
+    return detail::hist::cuda_with_edges(detail::hist::cuda_policy(x), detail::as_operand(x), unweighted,
+                                         std::forward<B>(edges));
+#endif
+  } else {
+    using P = detail::hist::checked_policy<detail::search_host::host_policy_t<X>>;
+    return detail::hist::with_edges<P>(detail::as_operand(x), unweighted, std::forward<B>(edges));
+  }
 }
 /// Histogram over explicit edges, weighted (as the weighted uniform form).
 template <expression X, expression B, expression W>
 auto histogram(X&& x, B&& edges, W&& weights) {
-  using P = detail::hist::checked_policy<detail::search_host::host_policy_t<X>>;
   auto&& w = detail::as_operand(std::forward<W>(weights));
-  return detail::hist::with_edges<P>(detail::as_operand(x), &w, std::forward<B>(edges));
+  if constexpr (detail::hist::on_cuda<X>()) {
+#if SINTER_HAS_CUDA()
+    return detail::hist::cuda_with_edges(detail::hist::cuda_policy(x), detail::as_operand(x), &w,
+                                         std::forward<B>(edges));
+#endif
+  } else {
+    using P = detail::hist::checked_policy<detail::search_host::host_policy_t<X>>;
+    return detail::hist::with_edges<P>(detail::as_operand(x), &w, std::forward<B>(edges));
+  }
 }
 
 /// bincount with weights (same shape as x): sums per value, in double
@@ -287,13 +377,37 @@ template <expression X, class W>
   requires(expression<W> || std::is_same_v<W, detail::hist::no_weights>)
 auto bincount(X&& x, W&& weights, index_t minlength = 0) {
   using V = detail::value_of_t<X>;
-  using P = detail::hist::checked_policy<detail::search_host::host_policy_t<X>>;
   static_assert(std::is_integral_v<V> && !std::is_same_v<V, bool>,
                 "sinter::bincount: x must hold integers (cast with sinter::cast<int64_t>(x))");
   static_assert(detail::expr_of_t<X>::rank == 1, "sinter::bincount: x must be 1-D");
   if (minlength < 0)
     throw value_error("sinter: bincount: minlength = " + std::to_string(minlength) + " must be non-negative");
   auto&& e = detail::as_operand(x);
+  if constexpr (detail::hist::on_cuda<X>()) {  // min, then max, then one counting kernel
+#if SINTER_HAS_CUDA()
+    const cuda pol = detail::hist::cuda_policy(x);
+    index_t nb = minlength;
+    if (e.size() != 0) {
+      const auto lo = static_cast<V>(sinter::min(x));
+      bool negative = false;
+      if constexpr (std::is_signed_v<V>) negative = lo < V{0};
+      if (negative)
+        throw value_error("sinter: bincount: x holds a negative value " + std::to_string(lo) + " at position " +
+                          std::to_string(static_cast<index_t>(sinter::argmin(x))) +
+                          "; bincount counts non-negative integers");
+      nb = std::max<index_t>(nb, static_cast<index_t>(static_cast<V>(sinter::max(x))) + 1);
+    }
+    const detail::search_cuda::int_bin_hd<V> bin{};
+    if constexpr (std::is_same_v<std::remove_cvref_t<W>, detail::hist::no_weights>) {
+      return detail::search_cuda::counts(pol, e, bin, nb, 0, nb);
+    } else {
+      auto&& w = sinter::cast<double>(std::forward<W>(weights));
+      detail::hist::check_weights(e, w, "bincount");
+      return detail::search_cuda::sums<double, double>(pol, e, detail::as_operand(w), bin, nb, 0, nb);
+    }
+#endif
+  } else {
+  using P = detail::hist::checked_policy<detail::search_host::host_policy_t<X>>;
   const auto ext = detail::hist::int_extremes(e);
   bool negative = false;
   if constexpr (std::is_signed_v<V>) negative = ext.at >= 0 && ext.lo < V{0};  // (nvcc: no unsigned < 0)
@@ -310,6 +424,7 @@ auto bincount(X&& x, W&& weights, index_t minlength = 0) {
     detail::hist::check_weights(e, w, "bincount");
     return detail::search_host::array_of<double, P>(
         detail::hist::accumulate<par_>(e, &w, nb, detail::hist::int_bin<V>{}));
+  }
   }
 }
 

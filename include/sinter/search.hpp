@@ -5,8 +5,8 @@
 /// unique_counts, unique_inverse and unique_all). Lazy operands are read
 /// in blocks evaluated on the fly (search_blocks below), never whole.
 /// NaN sorts after every number, as in NumPy; unique keeps one NaN
-/// (NumPy 2's equal_nan=True). host and par; cuda operands are refused at
-/// compile time (copy them with sinter::to<sinter::host>(x)).
+/// (NumPy 2's equal_nan=True). host and par here; cuda in files compiled
+/// by nvcc (search_cuda.hpp): the values' or x's policy decides.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -20,6 +20,10 @@
 #include "array.hpp"
 #include "reduce.hpp"
 #include "sort/radix.hpp"
+#include "transfer.hpp"
+#if SINTER_HAS_CUDA()
+#include "search_cuda.hpp"  // CUB: only in files compiled as CUDA
+#endif
 
 namespace sinter {
 
@@ -102,6 +106,14 @@ std::vector<T> flat_copy(const E& e) {
   return v;
 }
 
+/// flat_copy of an operand of any policy (a cuda one copied to the host first).
+template <class T, class E>
+std::vector<T> any_flat_copy(E&& e) {
+  if constexpr (std::is_same_v<concrete_policy_t<typename expr_of_t<E>::policy_type>, cuda>)
+    return flat_copy<T>(as_operand(sinter::to<host>(std::forward<E>(e))));
+  else return flat_copy<T>(as_operand(std::forward<E>(e)));
+}
+
 /// The policy of X's expression, which must be host or par.
 template <class X>
 using host_policy_t = concrete_policy_t<typename expr_of_t<X>::policy_type>;
@@ -153,10 +165,27 @@ template <expression S, expression X>
 auto searchsorted(S&& sorted, X&& values, side sd = side::left) {
   static_assert(detail::expr_of_t<S>::rank == 1, "sinter::searchsorted: `sorted` must be 1-D");
   using C = promote_t<detail::value_of_t<S>, detail::value_of_t<X>>;
-  static_assert(detail::search_host::host_side_v<detail::search_host::host_policy_t<S>>,
-                "sinter::searchsorted: host or par operands (copy cuda ones with sinter::to<host>)");
-  const auto s = detail::search_host::flat_copy<C>(detail::as_operand(sorted));
-  return detail::search_host::search_into(s, std::forward<X>(values), sd);
+  if constexpr (std::is_same_v<detail::search_host::host_policy_t<X>, cuda>) {  // search_cuda.hpp
+#if SINTER_HAS_CUDA()
+    auto&& e = detail::as_operand(values);
+    const cuda pol = detail::reduction_policy<cuda>(detail::own_policy<cuda>(values), e);
+    if constexpr (std::is_same_v<detail::search_host::host_policy_t<S>, cuda>) {
+      array<C, 1, cuda> s(detail::as_operand(sorted).shape(), pol);
+      if (s.size() != 0) s = sinter::cast<C>(std::forward<S>(sorted));
+      return detail::search_cuda::search(pol, s, e, sd == side::right, false);
+    } else {
+      const auto s = detail::search_cuda::device_array(pol, detail::search_host::flat_copy<C>(detail::as_operand(sorted)));
+      return detail::search_cuda::search(pol, s, e, sd == side::right, false);
+    }
+#else
+    static_assert(detail::compiled_as_cuda_v<X>, "sinter::cuda: compile this file as CUDA to use cuda arrays");
+#endif
+  } else {
+    static_assert(detail::search_host::host_side_v<detail::search_host::host_policy_t<S>>,
+                  "sinter::searchsorted: host or par `sorted` for host or par values (copy it with sinter::to<host>)");
+    const auto s = detail::search_host::flat_copy<C>(detail::as_operand(sorted));
+    return detail::search_host::search_into(s, std::forward<X>(values), sd);
+  }
 }
 /// searchsorted with side as NumPy's string, "left" or "right" (else value_error).
 template <expression S, expression X>
@@ -173,7 +202,7 @@ template <expression X, expression B>
 auto digitize(X&& x, B&& bins, bool right = false) {
   static_assert(detail::expr_of_t<B>::rank == 1, "sinter::digitize: bins must be 1-D");
   using C = promote_t<detail::value_of_t<X>, detail::value_of_t<B>>;
-  auto s = detail::search_host::flat_copy<C>(detail::as_operand(bins));
+  auto s = detail::search_host::any_flat_copy<C>(std::forward<B>(bins));
   bool inc = true, dec = true;
   for (std::size_t i = 1; i < s.size(); ++i) {
     inc = inc && !detail::search_host::nan_last_less(s[i], s[i - 1]);
@@ -182,9 +211,20 @@ auto digitize(X&& x, B&& bins, bool right = false) {
   if (!inc && !dec)
     throw value_error("sinter: digitize: bins must be monotonically increasing or decreasing; sort them first");
   const side sd = right ? side::left : side::right;
-  if (inc) return detail::search_host::search_into(s, std::forward<X>(x), sd);
-  std::reverse(s.begin(), s.end());
-  return detail::search_host::search_into(s, std::forward<X>(x), sd, true);
+  if constexpr (std::is_same_v<detail::search_host::host_policy_t<X>, cuda>) {  // search_cuda.hpp
+#if SINTER_HAS_CUDA()
+    auto&& e = detail::as_operand(x);
+    const cuda pol = detail::reduction_policy<cuda>(detail::own_policy<cuda>(x), e);
+    if (!inc) std::reverse(s.begin(), s.end());
+    return detail::search_cuda::search(pol, detail::search_cuda::device_array(pol, s), e, sd == side::right, !inc);
+#else
+    static_assert(detail::compiled_as_cuda_v<X>, "sinter::cuda: compile this file as CUDA to use cuda arrays");
+#endif
+  } else {
+    if (inc) return detail::search_host::search_into(s, std::forward<X>(x), sd);
+    std::reverse(s.begin(), s.end());
+    return detail::search_host::search_into(s, std::forward<X>(x), sd, true);
+  }
 }
 
 /// unique_counts' result: sorted unique values and how often each occurs.
@@ -253,6 +293,25 @@ void unique_full(const std::vector<T>& v, std::vector<T>& vals, std::vector<inde
   }
 }
 
+#if SINTER_HAS_CUDA()
+/// The unique family on cuda (search_cuda.hpp): its parts, and the inverse
+/// in x's shape when asked for (else empty).
+template <class X>
+auto unique_on_cuda(X&& x, bool want_inverse, bool want_first) {
+  using T = value_of_t<X>;
+  constexpr std::size_t R = expr_of_t<X>::rank;
+  const cuda pol = reduction_policy<cuda>(own_policy<cuda>(x), as_operand(x));
+  array<T, R, cuda> t(as_operand(x).shape(), pol);
+  if (t.size() != 0) t = std::forward<X>(x);
+  array<index_t, R, cuda> inv(want_inverse ? t.shape() : extents<R>{}, pol);
+  auto parts = search_cuda::unique(pol, t, want_inverse ? inv.data() : nullptr, want_first);
+  return std::pair{std::move(parts), std::move(inv)};
+}
+#endif
+/// The cuda refusal outside nvcc.
+template <class X>
+inline constexpr bool unique_ok_v = !std::is_same_v<host_policy_t<X>, cuda> || compiled_as_cuda_v<X>;
+
 }  // namespace detail::search_host
 
 /// Sorted unique values of x, flattened (numpy.unique / unique_values, but
@@ -263,10 +322,16 @@ template <expression X>
 auto unique(X&& x) {
   using P = detail::search_host::host_policy_t<X>;
   using T = detail::value_of_t<X>;
-  static_assert(detail::search_host::host_side_v<P>, "sinter::unique: host or par operands");
-  return detail::search_host::array_of<T, P>(
-      detail::search_host::sorted_unique(detail::search_host::flat_copy<T>(detail::as_operand(std::forward<X>(x))),
-                                         std::is_same_v<P, par>));
+  static_assert(detail::search_host::unique_ok_v<X>, "sinter::cuda: compile this file as CUDA to use cuda arrays");
+  if constexpr (std::is_same_v<P, cuda>) {
+#if SINTER_HAS_CUDA()
+    return std::move(detail::search_host::unique_on_cuda(std::forward<X>(x), false, false).first.values);
+#endif
+  } else {
+    return detail::search_host::array_of<T, P>(
+        detail::search_host::sorted_unique(detail::search_host::flat_copy<T>(detail::as_operand(std::forward<X>(x))),
+                                           std::is_same_v<P, par>));
+  }
 }
 
 /// Sorted unique values of x and their counts (numpy.unique_counts).
@@ -274,7 +339,13 @@ template <expression X>
 auto unique_counts(X&& x) {
   using P = detail::search_host::host_policy_t<X>;
   using T = detail::value_of_t<X>;
-  static_assert(detail::search_host::host_side_v<P>, "sinter::unique_counts: host or par operands");
+  static_assert(detail::search_host::unique_ok_v<X>, "sinter::cuda: compile this file as CUDA to use cuda arrays");
+  if constexpr (std::is_same_v<P, cuda>) {
+#if SINTER_HAS_CUDA()
+    auto r = detail::search_host::unique_on_cuda(std::forward<X>(x), false, false);
+    return unique_counts_result<T, P>{std::move(r.first.values), std::move(r.first.counts)};
+#endif
+  } else {
   auto v = detail::search_host::flat_copy<T>(detail::as_operand(std::forward<X>(x)));
   detail::sort_keys(v.data(), static_cast<index_t>(v.size()), std::is_same_v<P, par>);
   std::vector<T> vals;
@@ -288,6 +359,7 @@ auto unique_counts(X&& x) {
   }
   return unique_counts_result<T, P>{detail::search_host::array_of<T, P>(vals),
                                     detail::search_host::array_of<index_t, P>(counts)};
+  }
 }
 
 /// Sorted unique values of x and the inverse indices in x's shape (numpy.unique_inverse).
@@ -296,7 +368,13 @@ auto unique_inverse(X&& x) {
   using P = detail::search_host::host_policy_t<X>;
   using T = detail::value_of_t<X>;
   constexpr std::size_t R = detail::expr_of_t<X>::rank;
-  static_assert(detail::search_host::host_side_v<P>, "sinter::unique_inverse: host or par operands");
+  static_assert(detail::search_host::unique_ok_v<X>, "sinter::cuda: compile this file as CUDA to use cuda arrays");
+  if constexpr (std::is_same_v<P, cuda>) {
+#if SINTER_HAS_CUDA()
+    auto r = detail::search_host::unique_on_cuda(std::forward<X>(x), true, false);
+    return unique_inverse_result<T, R, P>{std::move(r.first.values), std::move(r.second)};
+#endif
+  } else {
   auto&& e = detail::as_operand(std::forward<X>(x));
   std::vector<T> vals;
   std::vector<index_t> first, inv, counts;
@@ -305,6 +383,7 @@ auto unique_inverse(X&& x) {
   array<index_t, R, P> inverse(e.shape());
   std::copy(inv.begin(), inv.end(), inverse.data());
   return unique_inverse_result<T, R, P>{detail::search_host::array_of<T, P>(vals), std::move(inverse)};
+  }
 }
 
 /// unique_inverse plus each value's first flat position and count (numpy.unique_all).
@@ -313,7 +392,14 @@ auto unique_all(X&& x) {
   using P = detail::search_host::host_policy_t<X>;
   using T = detail::value_of_t<X>;
   constexpr std::size_t R = detail::expr_of_t<X>::rank;
-  static_assert(detail::search_host::host_side_v<P>, "sinter::unique_all: host or par operands");
+  static_assert(detail::search_host::unique_ok_v<X>, "sinter::cuda: compile this file as CUDA to use cuda arrays");
+  if constexpr (std::is_same_v<P, cuda>) {
+#if SINTER_HAS_CUDA()
+    auto r = detail::search_host::unique_on_cuda(std::forward<X>(x), true, true);
+    return unique_all_result<T, R, P>{std::move(r.first.values), std::move(r.first.first), std::move(r.second),
+                                      std::move(r.first.counts)};
+#endif
+  } else {
   auto&& e = detail::as_operand(std::forward<X>(x));
   std::vector<T> vals;
   std::vector<index_t> first, inv, counts;
@@ -324,6 +410,7 @@ auto unique_all(X&& x) {
   return unique_all_result<T, R, P>{detail::search_host::array_of<T, P>(vals),
                                     detail::search_host::array_of<index_t, P>(first), std::move(inverse),
                                     detail::search_host::array_of<index_t, P>(counts)};
+  }
 }
 
 }  // namespace sinter

@@ -142,7 +142,8 @@ void scan_row_par(const Node& node, const extents<Rank>& shape, index_t s, index
   using V = typename Node::value_type;
   using A = typename Op::template acc_t<V>;
   const index_t tiles = (len + tile_elems - 1) / tile_elems;
-  std::unique_ptr<tile_state<A>[]> st(new tile_state<A>[static_cast<std::size_t>(tiles)]);
+  std::unique_ptr<tile_state<A>[]> states(new tile_state<A>[static_cast<std::size_t>(tiles)]);
+  tile_state<A>* const st = states.get();  // indexed by index_t (unique_ptr's [] takes size_t)
   std::atomic<index_t> next{0};
   default_pool().parallel_for(get_num_threads(), [&](std::int64_t) {
     V buf[tile_elems];

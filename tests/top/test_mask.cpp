@@ -331,3 +331,38 @@ TEST_CASE("mask errors: shape_error naming both shapes, nothing written") {
   CHECK_THROWS_AS(st::put_mask(x, big, 1.0f), st::shape_error);  // broadcasts, but not to x's shape
   CHECK(bits_equal(x, old));
 }
+
+TEST_CASE("put_mask's cyclic values leaf in the CUDA kernel body, on the grid emulator") {
+  using namespace test_mask;
+  st::array<float, 2> x({9, 13});
+  st::array<bool, 2> m({9, 13});
+  st::array<float, 1> v({5});
+  fill(x.data(), x.size(), 61);
+  fill_mask(m.data(), m.size(), 62, 500);
+  fill(v.data(), 5, 63);
+  using G = st::detail::cyclic_gen<float>;
+  const st::extents<2> shape{{9, 13}};
+  const st::expr<st::detail::gen_leaf<G, 2>, st::host> cyc(
+      st::detail::gen_leaf<G, 2>{G{v.data(), 5}, 0, shape, st::detail::row_major_strides(shape)});
+  // the expression put_mask assigns, run by the kernel body (one index
+  // width, every thread of a few grids), against the host
+  namespace rcd = st::detail::cuda_detail;
+  const auto e = st::where(m, cyc, x);
+  const st::array<float, 2> want = e;
+  const auto bound = e.node().bind(shape);
+  for (unsigned grid : {1u, 3u})
+    for (unsigned block : {1u, 32u}) {
+      st::array<float, 2> got({9, 13});
+      got = 0.f;
+      const auto o = got.leaf();
+      const rcd::kernel_plan plan = rcd::choose_plan(o, bound);
+      const auto sources = rcd::find_leaf_sources(bound);
+      for (unsigned g = 0; g < grid; ++g)
+        for (unsigned t = 0; t < block; ++t)
+          rcd::fused_body<std::int64_t, false>(o, bound, sources, x.size(), plan.path,
+                                               static_cast<std::int64_t>(plan.head),
+                                               static_cast<std::int64_t>(g) * block + t,
+                                               static_cast<std::int64_t>(grid) * block);
+      CHECK(std::memcmp(got.data(), want.data(), sizeof(float) * 117) == 0);
+    }
+}

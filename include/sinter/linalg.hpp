@@ -7,6 +7,7 @@
 /// rows right after its GEMM). Not included by sinter.hpp: include
 /// <sinter/linalg.hpp> and link the CMake target sinter::blas. host and par
 /// (par: the BLAS's threads, sinter::set_num_threads); float and double.
+/// cuda (files compiled by nvcc): cuBLAS, linalg_cuda.hpp; link sinter::cublas.
 #include <array>
 #include <chrono>
 #include <cstddef>
@@ -26,6 +27,9 @@
 #include "slice.hpp"
 #include "trace.hpp"
 #include "view.hpp"
+#if SINTER_HAS_CUDA()
+#include "linalg_cuda.hpp"
+#endif
 
 namespace sinter {
 namespace detail {
@@ -82,8 +86,28 @@ void check_linalg_operands() {
                 "sinter::matmul: operands must be float or double (integers, bool, half and bfloat16 are "
                 "not supported); cast them, e.g. sinter::cast<float>(x)");
   using P = linalg_policy_t<A, B>;
-  static_assert(std::is_same_v<P, host> || std::is_same_v<P, par>,
-                "sinter::matmul: host and par only (cuda: not yet)");
+  static_assert(std::is_same_v<P, host> || std::is_same_v<P, par> || std::is_same_v<P, cuda>,
+                "sinter::matmul: host, par and cuda only");
+}
+
+/// The policy a product's result is made on: a cuda operand's (device, stream).
+template <class P, class T>
+P linalg_policy_of([[maybe_unused]] const T* p) {
+#if SINTER_HAS_CUDA()
+  if constexpr (std::is_same_v<P, cuda>) return cublas_policy_of(p);
+  else
+#endif
+    return P{};
+}
+
+/// The one element of a rank-0 result, read on the host.
+template <class P, class T>
+T linalg_scalar(const T* p) {
+#if SINTER_HAS_CUDA()
+  if constexpr (std::is_same_v<P, cuda>) return cublas_scalar(p);
+  else
+#endif
+    return *p;
 }
 
 /// Runs one product into `out` (its memory, any strides) with trace.
@@ -92,10 +116,17 @@ void matmul_run(const operand_memory<T, RA>& a, const operand_memory<T, RB>& b, 
                 T alpha, T beta, const char* name) {
   const bool traced = trace_active();
   const auto t0 = traced ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
-  blas_set_threads(std::is_same_v<P, par> ? get_num_threads() : 1);
-  const index_t calls = run_batched_gemm<T>(dynamic_operand(a), dynamic_operand(b), out, alpha, beta);
+  index_t calls = 0;
+  if constexpr (std::is_same_v<P, cuda>) {
+#if SINTER_HAS_CUDA()
+    calls = cublas_matmul<T, matmul_rank_v<RA, RB>>(a.p, a.shape, a.strides, b.p, b.shape, b.strides, out, alpha, beta);
+#endif
+  } else {
+    blas_set_threads(std::is_same_v<P, par> ? get_num_threads() : 1);
+    calls = run_batched_gemm<T>(dynamic_operand(a), dynamic_operand(b), out, alpha, beta);
+  }
   if (traced)
-    emit_pass(std::is_same_v<P, par> ? "par" : "host",
+    emit_pass(std::is_same_v<P, cuda> ? "cuda" : std::is_same_v<P, par> ? "par" : "host",
               std::string(dtype_name<T>()) + shape_text(out.rank, out.shape) + " = " + name + "(" +
                   dtype_name<T>() + shape_string(a.shape) + ", " + dtype_name<T>() + shape_string(b.shape) + ")",
               out.size(), sizeof(T) * static_cast<std::size_t>(shape_size(a.shape) + shape_size(b.shape)),
@@ -143,10 +174,10 @@ auto matmul(A&& a, B&& b) {
   const auto shape = detail::matmul_shape(detail::dynamic_operand(ma), detail::dynamic_operand(mb));
   extents<RO> ext{};
   for (std::size_t i = 0; i < RO; ++i) ext[i] = shape[i];
-  array<T, RO, P> out(ext);
+  array<T, RO, P> out(ext, detail::linalg_policy_of<P>(ma.p));
   const extents<RO> st = out.strides();
   detail::matmul_run<T, P>(ma, mb, {out.data(), RO, ext.data(), st.data()}, T(1), T(0), "matmul");
-  if constexpr (RO == 0) return out.data()[0];
+  if constexpr (RO == 0) return detail::linalg_scalar<P>(out.data());
   else return out;
 }
 
@@ -176,7 +207,7 @@ void matmul_into(C&& c, A&& a, B&& b, detail::linalg_value_t<A, B> alpha = 1, de
                         detail::shape_text(RO, shape.data()) + "; give an output of the product's shape");
   if (detail::linalg_overlap(leaf.ptr, leaf.shape, leaf.strides, ma.p, ma.shape, ma.strides) ||
       detail::linalg_overlap(leaf.ptr, leaf.shape, leaf.strides, mb.p, mb.shape, mb.strides)) {
-    array<T, RO, P> tmp(leaf.shape);
+    array<T, RO, P> tmp(leaf.shape, detail::linalg_policy_of<P>(ma.p));
     if (beta != T(0)) tmp = c;
     const extents<RO> st = tmp.strides();
     detail::matmul_run<T, P>(ma, mb, {tmp.data(), RO, tmp.shape().data(), st.data()}, alpha, beta, "matmul");
@@ -306,12 +337,18 @@ auto tensordot(A&& a, B&& b, const std::array<int, N>& axes_a, const std::array<
   index_t m = 1, n = 1;
   for (std::size_t i = 0; i < RA - N; ++i) m *= (ext[i] = ma.shape[perm_a[i]]);
   for (std::size_t i = N; i < RB; ++i) n *= (ext[RA - N + i - N] = mb.shape[perm_b[i]]);
-  const auto ca = detail::permuted_copy(ma.p, RA, ma.shape.data(), ma.strides.data(), perm_a);
-  const auto cb = detail::permuted_copy(mb.p, RB, mb.shape.data(), mb.strides.data(), perm_b);
-  array<T, RO, P> out(ext);
-  detail::blas_set_threads(std::is_same_v<P, par> ? get_num_threads() : 1);
-  detail::gemm_strided<T>({ca.get(), m, k, k, 1}, {cb.get(), k, n, n, 1}, {out.data(), m, n, n, 1}, T(1), T(0));
-  if constexpr (RO == 0) return out.data()[0];
+  array<T, RO, P> out(ext, detail::linalg_policy_of<P>(ma.p));
+  if constexpr (std::is_same_v<P, cuda>) {
+#if SINTER_HAS_CUDA()
+    detail::cublas_tensordot<T>(ma, mb, perm_a, perm_b, m, n, k, out.data());
+#endif
+  } else {
+    const auto ca = detail::permuted_copy(ma.p, RA, ma.shape.data(), ma.strides.data(), perm_a);
+    const auto cb = detail::permuted_copy(mb.p, RB, mb.shape.data(), mb.strides.data(), perm_b);
+    detail::blas_set_threads(std::is_same_v<P, par> ? get_num_threads() : 1);
+    detail::gemm_strided<T>({ca.get(), m, k, k, 1}, {cb.get(), k, n, n, 1}, {out.data(), m, n, n, 1}, T(1), T(0));
+  }
+  if constexpr (RO == 0) return detail::linalg_scalar<P>(out.data());
   else return out;
 }
 /// numpy.tensordot with an integer: a's last n axes against b's first n.

@@ -1,0 +1,234 @@
+// matmul, matmul_into, dot and tensordot on sinter::cuda (cuBLAS,
+// sinter/linalg_cuda.hpp), compiled by nvcc into sinter_cuda_matmul_tests
+// (linked with sinter::cublas).
+//
+//  - no device needed: the cuBLAS call chosen for every operand layout
+//    (row- and column-contiguous, padded leading dimensions, single rows and
+//    columns; C^T = B^T A^T for a row-contiguous C), run through a
+//    column-major GEMM written here, equals a double triple loop; the
+//    strided-batched grouping of batch axes; cuBLAS status names in
+//    cuda_error; shape errors before any device call; the handle cache
+//    refuses an absent device.
+//  - device: every entry point against a double triple loop; reports
+//    "skipped: no CUDA device" where none answers.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <sinter/linalg.hpp>
+#include <sinter/device.hpp>
+#include <sinter/view_ops.hpp>
+#include <string>
+#include <vector>
+
+namespace test_cuda_matmul {
+namespace st = sinter;
+namespace sd = sinter::detail;
+using st::index_t;
+
+/// cuBLAS's GEMM on the host: column-major C = alpha op(F) op(S) + beta C.
+template <class T>
+void emulate(const sd::cublas_call& c, const T* f, const T* s, T* out, T alpha, T beta) {
+  for (index_t i = 0; i < c.m; ++i)
+    for (index_t j = 0; j < c.n; ++j) {
+      double acc = 0;
+      for (index_t l = 0; l < c.k; ++l) {
+        const double x = c.trans_first ? f[l + i * c.ld_first] : f[i + l * c.ld_first];
+        const double y = c.trans_second ? s[j + l * c.ld_second] : s[l + j * c.ld_second];
+        acc += x * y;
+      }
+      T& o = out[i + j * c.ldc];
+      o = static_cast<T>(alpha * acc + (beta == T(0) ? 0.0 : beta * double(o)));
+    }
+}
+
+/// A rows x cols matrix in `buf`: layout 0 row-contiguous (padded rows),
+/// 1 column-contiguous (padded columns), 2 neither (every other element).
+template <class T>
+sd::strided_matrix<T> laid_out(std::vector<T>& buf, index_t rows, index_t cols, int layout) {
+  const index_t s0 = layout == 0 ? cols + 3 : layout == 1 ? 1 : 2 * cols;
+  const index_t s1 = layout == 0 ? 1 : layout == 1 ? rows + 2 : 2;
+  buf.assign(static_cast<std::size_t>(2 * (rows + 3) * (cols + 3)), T(-7));
+  return {buf.data(), rows, cols, s0, s1};
+}
+
+template <class T>
+void check_plans() {
+  std::mt19937 gen(7);
+  std::uniform_real_distribution<double> dist(-1, 1);
+  const index_t sizes[][3] = {{1, 1, 1}, {3, 5, 7}, {1, 4, 3}, {4, 1, 3}, {5, 3, 1}, {13, 11, 17}};
+  for (const auto& s : sizes)
+    for (int la = 0; la < 3; ++la)
+      for (int lb = 0; lb < 3; ++lb)
+        for (int lc = 0; lc < 3; ++lc) {
+          const index_t m = s[0], n = s[1], k = s[2];
+          std::vector<T> ba, bb, bc;
+          auto a = laid_out(ba, m, k, la);
+          auto b = laid_out(bb, k, n, lb);
+          auto c = laid_out(bc, m, n, lc);
+          for (index_t i = 0; i < m; ++i)
+            for (index_t l = 0; l < k; ++l) a.p[i * a.s0 + l * a.s1] = static_cast<T>(dist(gen));
+          for (index_t l = 0; l < k; ++l)
+            for (index_t j = 0; j < n; ++j) b.p[l * b.s0 + j * b.s1] = static_cast<T>(dist(gen));
+          for (index_t i = 0; i < m; ++i)
+            for (index_t j = 0; j < n; ++j) c.p[i * c.s0 + j * c.s1] = static_cast<T>(dist(gen));
+          const sd::strided_matrix<const T> ca{a.p, m, k, a.s0, a.s1}, cb{b.p, k, n, b.s0, b.s1};
+          const bool a_ok = sd::blas_form_of(ca).ok, b_ok = sd::blas_form_of(cb).ok;
+          // Layout 2 is read in place only where an extent of 1 frees a stride.
+          CHECK(a_ok == (la != 2 || m == 1 || k == 1));
+          CHECK(b_ok == (lb != 2 || k == 1 || n == 1));
+          if (!a_ok || !b_ok) continue;
+          const sd::cublas_call call = sd::plan_cublas_gemm(ca, cb, c);
+          CHECK(call.ok == (lc != 2 || m == 1 || n == 1));
+          if (!call.ok) continue;
+          CHECK(call.k == k);
+          std::vector<double> want(static_cast<std::size_t>(m * n));
+          for (index_t i = 0; i < m; ++i)
+            for (index_t j = 0; j < n; ++j) {
+              double acc = 0;
+              for (index_t l = 0; l < k; ++l) acc += double(a.p[i * a.s0 + l * a.s1]) * double(b.p[l * b.s0 + j * b.s1]);
+              want[static_cast<std::size_t>(i * n + j)] = 2.0 * acc + 0.5 * double(c.p[i * c.s0 + j * c.s1]);
+            }
+          emulate<T>(call, call.swapped ? cb.p : ca.p, call.swapped ? ca.p : cb.p, c.p, T(2), T(0.5));
+          for (index_t i = 0; i < m; ++i)
+            for (index_t j = 0; j < n; ++j)
+              CHECK(double(c.p[i * c.s0 + j * c.s1]) ==
+                    doctest::Approx(want[static_cast<std::size_t>(i * n + j)]).epsilon(1e-5));
+        }
+}
+
+/// A double triple loop over host copies: a (.., m, k) @ b (.., k, n), both 3-D.
+std::vector<double> reference(const st::array<double, 3>& a, const st::array<double, 3>& b, index_t batches) {
+  const index_t m = a.shape()[1], k = a.shape()[2], n = b.shape()[2];
+  std::vector<double> r;
+  for (index_t q = 0; q < batches; ++q)
+    for (index_t i = 0; i < m; ++i)
+      for (index_t j = 0; j < n; ++j) {
+        double acc = 0;
+        for (index_t l = 0; l < k; ++l)
+          acc += a(a.shape()[0] == 1 ? 0 : q, i, l) * b(b.shape()[0] == 1 ? 0 : q, l, j);
+        r.push_back(acc);
+      }
+  return r;
+}
+
+template <class X>
+std::vector<double> host_values(const X& x) {
+  const auto h = st::to<st::host>(st::eval(x));
+  std::vector<double> out;
+  for (auto v : h) out.push_back(static_cast<double>(v));
+  return out;
+}
+
+template <class T>
+void check_device() {
+  std::mt19937 gen(11);
+  std::uniform_real_distribution<double> dist(-1, 1);
+  const double tol = sizeof(T) == 4 ? 1e-4 : 1e-12;
+  const auto close = [&](const std::vector<double>& got, const std::vector<double>& want) {
+    REQUIRE(got.size() == want.size());
+    for (std::size_t i = 0; i < got.size(); ++i) CHECK(got[i] == doctest::Approx(want[i]).epsilon(tol));
+  };
+  const index_t dims[][4] = {{1, 1, 1, 1}, {3, 13, 7, 5}, {1, 31, 17, 29}, {4, 1, 3, 2}};
+  for (const auto& d : dims) {
+    const index_t q = d[0], m = d[1], k = d[2], n = d[3];
+    st::array<double, 3> ha({q, m, k}), hb({1, k, n}), hbt({q, n, k});
+    for (auto& v : ha) v = dist(gen);
+    for (auto& v : hb) v = dist(gen);
+    for (auto& v : hbt) v = dist(gen);
+    const auto da = st::to<st::cuda>(st::eval(st::cast<T>(ha)));
+    const auto db = st::to<st::cuda>(st::eval(st::cast<T>(hb)));
+    const auto dbt = st::to<st::cuda>(st::eval(st::cast<T>(hbt)));
+    const auto ra = st::eval(st::cast<double>(st::to<st::host>(da)));
+    const auto rb = st::eval(st::cast<double>(st::to<st::host>(db)));
+    const auto rbt = st::eval(st::cast<double>(st::to<st::host>(dbt)));
+    close(host_values(st::matmul(da, db)), reference(ra, rb, q));  // broadcast batch: stride 0
+    // Transposed operand (CUBLAS_OP_T) and a lazy one (evaluated first).
+    st::array<double, 3> rbtt({q, k, n});
+    for (index_t x = 0; x < q; ++x)
+      for (index_t l = 0; l < k; ++l)
+        for (index_t j = 0; j < n; ++j) rbtt(x, l, j) = rbt(x, j, l);
+    close(host_values(st::matmul(da, st::permute(dbt, {0, 2, 1}))), reference(ra, rbtt, q));
+    close(host_values(st::matmul(da * T(1), db)), reference(ra, rb, q));
+    // Strided (every other column: copied), 2-D dot and matmul_into with beta.
+    const auto a2 = da(0, st::all, st::slice(0, st::end, 2));
+    const index_t k2 = (k + 1) / 2;
+    st::array<double, 3> ra2({1, m, k2}), rb2({1, k2, n});
+    for (index_t i = 0; i < m; ++i)
+      for (index_t l = 0; l < k2; ++l) ra2(0, i, l) = ra(0, i, 2 * l);
+    for (index_t l = 0; l < k2; ++l)
+      for (index_t j = 0; j < n; ++j) rb2(0, l, j) = rb(0, l, j);
+    const auto b2 = db(0, st::slice(0, k2), st::all);
+    close(host_values(st::dot(a2, b2)), reference(ra2, rb2, 1));
+    st::array<T, 2, st::cuda> c = st::matmul(a2, b2);
+    st::matmul_into(c, a2, b2, T(2), T(-1));  // 2 p - p = p
+    close(host_values(c), reference(ra2, rb2, 1));
+    close(host_values(st::tensordot(da(0, st::all, st::all), db(0, st::all, st::all), std::array<int, 1>{1},
+                                    std::array<int, 1>{0})),
+          reference(st::eval(ra(st::slice(0, 1), st::all, st::all)), rb, 1));
+  }
+}
+}  // namespace test_cuda_matmul
+
+TEST_CASE("cuda matmul: the cuBLAS call for every layout equals a triple loop (host)") {
+  test_cuda_matmul::check_plans<float>();
+  test_cuda_matmul::check_plans<double>();
+}
+
+TEST_CASE("cuda matmul: strided-batched runs of batch axes") {
+  using sinter::index_t;
+  namespace sd = sinter::detail;
+  {  // (4, 3) batch of a contiguous stack: one run of 12, a broadcast b (stride 0)
+    const index_t sh[] = {4, 3}, sa[] = {30, 10}, sb[] = {0, 0}, sc[] = {18, 6};
+    const auto r = sd::cublas_batch_run(2, sh, sa, sb, sc);
+    CHECK(r.first == 0);
+    CHECK(r.count == 12);
+    CHECK(r.sa == 10);
+    CHECK(r.sb == 0);
+    CHECK(r.sc == 6);
+  }
+  {  // b broadcast along the outer axis only: the inner axis alone, a loop of 4
+    const index_t sh[] = {4, 3}, sa[] = {30, 10}, sb[] = {0, 20}, sc[] = {18, 6};
+    const auto r = sd::cublas_batch_run(2, sh, sa, sb, sc);
+    CHECK(r.first == 1);
+    CHECK(r.count == 3);
+    CHECK(r.sb == 20);
+  }
+  {  // extent-1 axes join any run; a negative stride ends it before it starts
+    const index_t sh[] = {1, 5, 1}, sa[] = {99, 7, 1}, sb[] = {0, 0, 0}, sc[] = {3, 2, 1};
+    const auto r = sd::cublas_batch_run(3, sh, sa, sb, sc);
+    CHECK(r.first == 0);
+    CHECK(r.count == 5);
+    const index_t na[] = {1, -7, 1};
+    const auto s = sd::cublas_batch_run(3, sh, na, sb, sc);
+    CHECK(s.first == 2);
+    CHECK(s.count == 1);
+  }
+}
+
+TEST_CASE("cuda matmul: errors without a device") {
+  namespace st = sinter;
+  try {
+    st::detail::cublas_check(CUBLAS_STATUS_INVALID_VALUE, "cublasSgemm");
+    FAIL("no throw");
+  } catch (const st::cuda_error& e) {
+    CHECK(std::string(e.what()).find("cublasSgemm: CUBLAS_STATUS_INVALID_VALUE") == 0);
+    CHECK(e.code == static_cast<int>(CUBLAS_STATUS_INVALID_VALUE));
+  }
+  // Shapes are checked before any device call (the pointer is never read).
+  const auto* fake = reinterpret_cast<const float*>(std::uintptr_t{256});
+  const st::view<const float, 2, st::cuda> a(fake, {3, 4}), b(fake, {5, 2});
+  CHECK_THROWS_WITH_AS(st::matmul(a, b), doctest::Contains("not aligned"), st::shape_error);
+  if (!st::cuda_available())
+    CHECK_THROWS_AS(st::detail::cublas_handle(st::cuda{0}), st::device_error);
+}
+
+TEST_CASE("cuda matmul: matmul, matmul_into, dot and tensordot against a triple loop") {
+  if (!sinter::cuda_available()) {
+    MESSAGE("skipped: no CUDA device");
+    return;
+  }
+  test_cuda_matmul::check_device<float>();
+  test_cuda_matmul::check_device<double>();
+}

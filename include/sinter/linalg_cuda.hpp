@@ -182,11 +182,15 @@ void cublas_gemm_call(cublasHandle_t h, const cublas_call& c, const T* first, co
                  "cublasDgemmStridedBatched");
 }
 
-/// out = alpha * a @ b + beta * out on cuBLAS, a and b in BLAS form, out's
-/// matrices row- or column-contiguous, k > 0. Returns the cuBLAS calls.
-template <class T>
-index_t cublas_batched(cublasHandle_t h, const linalg_operand<T>& a, const linalg_operand<T>& b,
-                       const linalg_output<T>& out, T alpha, T beta) {
+#endif
+
+/// The cuBLAS calls of out = a @ b (a and b in BLAS form, out's matrices
+/// row- or column-contiguous): gemm(call, first, second, out, count,
+/// stride_first, stride_second, stride_out) once per run of the batch
+/// (host code: the tests pass a column-major loop). Returns the calls.
+template <class T, class Gemm>
+index_t cublas_batched(const linalg_operand<T>& a, const linalg_operand<T>& b, const linalg_output<T>& out,
+                       Gemm&& gemm) {
   const std::size_t ba = a.rank > 2 ? a.rank - 2 : 0, bb = b.rank > 2 ? b.rank - 2 : 0;
   const std::size_t nb = ba > bb ? ba : bb, ro = out.rank;
   const index_t m = a.rank >= 2 ? a.shape[a.rank - 2] : 1, n = b.rank >= 2 ? b.shape[b.rank - 1] : 1;
@@ -208,14 +212,25 @@ index_t cublas_batched(cublasHandle_t h, const linalg_operand<T>& a, const linal
     index_t oa = 0, ob = 0, oc = 0;
     for (std::size_t i = 0; i < run.first; ++i) oa += idx[i] * sa[i], ob += idx[i] * sb[i], oc += idx[i] * sc[i];
     const T *pa = a.p + oa, *pb = b.p + ob;
-    cublas_gemm_call<T>(h, call, call.swapped ? pb : pa, call.swapped ? pa : pb, out.p + oc, alpha, beta, run.count,
-                        call.swapped ? run.sb : run.sa, call.swapped ? run.sa : run.sb, run.sc);
+    gemm(call, call.swapped ? pb : pa, call.swapped ? pa : pb, out.p + oc, run.count, call.swapped ? run.sb : run.sa,
+         call.swapped ? run.sa : run.sb, run.sc);
     for (std::size_t i = run.first; i-- > 0;) {
       if (++idx[i] < out.shape[i]) break;
       idx[i] = 0;
     }
   }
   return outer;
+}
+
+#if defined(SINTER_HAS_CUBLAS)
+/// cublas_batched on cuBLAS: out = alpha * a @ b + beta * out, k > 0.
+template <class T>
+index_t cublas_batched(cublasHandle_t h, const linalg_operand<T>& a, const linalg_operand<T>& b,
+                       const linalg_output<T>& out, T alpha, T beta) {
+  return cublas_batched<T>(a, b, out, [&](const cublas_call& c, const T* f, const T* s, T* o, index_t count,
+                                          index_t sf, index_t ss, index_t so) {
+    cublas_gemm_call<T>(h, c, f, s, o, alpha, beta, count, sf, ss, so);
+  });
 }
 #endif
 

@@ -6,7 +6,8 @@
 //    (row- and column-contiguous, padded leading dimensions, single rows and
 //    columns; C^T = B^T A^T for a row-contiguous C), run through a
 //    column-major GEMM written here, equals a double triple loop; the
-//    strided-batched grouping of batch axes; cuBLAS status names in
+//    strided-batched grouping of batch axes and the batched calls (broadcast,
+//    transposed, 1-D, column-major C) on host memory; cuBLAS status names in
 //    cuda_error; shape errors before any device call; the handle cache
 //    refuses an absent device.
 //  - device: every entry point against a double triple loop; reports
@@ -96,6 +97,57 @@ void check_plans() {
               CHECK(double(c.p[i * c.s0 + j * c.s1]) ==
                     doctest::Approx(want[static_cast<std::size_t>(i * n + j)]).epsilon(1e-5));
         }
+}
+
+/// The batched calls (cublas_batched) run through `emulate` on host memory:
+/// out = a @ b against loops over the broadcast batch; `calls` expected.
+void check_batched(const std::vector<index_t>& sha, const std::vector<index_t>& sta, const std::vector<index_t>& shb,
+                   const std::vector<index_t>& stb, bool c_columns, index_t calls) {
+  std::mt19937 gen(5);
+  std::uniform_real_distribution<double> dist(-1, 1);
+  const auto extent = [](const std::vector<index_t>& sh, const std::vector<index_t>& st) {
+    index_t e = 1;
+    for (std::size_t i = 0; i < sh.size(); ++i) e += (sh[i] - 1) * st[i];
+    return e;
+  };
+  std::vector<double> ba(static_cast<std::size_t>(extent(sha, sta))), bb(static_cast<std::size_t>(extent(shb, stb)));
+  for (auto& v : ba) v = dist(gen);
+  for (auto& v : bb) v = dist(gen);
+  const sd::linalg_operand<double> a{ba.data(), sha.size(), sha.data(), sta.data()};
+  const sd::linalg_operand<double> b{bb.data(), shb.size(), shb.data(), stb.data()};
+  const std::vector<index_t> sho = sd::matmul_shape(a, b);
+  const std::size_t ro = sho.size(), nb = ro - (a.rank >= 2) - (b.rank >= 2);
+  std::vector<index_t> sto(ro, 1);
+  for (std::size_t i = ro; i-- > 1;) sto[i - 1] = sto[i] * sho[i];
+  const index_t size = ro ? sto[0] * sho[0] : 1;
+  if (c_columns) sto[ro - 2] = 1, sto[ro - 1] = sho[ro - 2];  // each matrix column-major
+  std::vector<double> bo(static_cast<std::size_t>(size), 0.0);
+  const index_t got = sd::cublas_batched<double>(
+      a, b, {bo.data(), ro, sho.data(), sto.data()},
+      [](const sd::cublas_call& c, const double* f, const double* x, double* o, index_t count, index_t sf,
+         index_t sx, index_t so) {
+        for (index_t q = 0; q < count; ++q) emulate<double>(c, f + q * sf, x + q * sx, o + q * so, 1.0, 0.0);
+      });
+  CHECK(got == calls);
+  const index_t k = sha.back();
+  std::vector<index_t> idx(ro, 0);
+  for (index_t flat = 0; flat < size; ++flat) {
+    index_t r = flat, oo = 0;
+    for (std::size_t d = ro; d-- > 0;) idx[d] = r % sho[d], r /= sho[d], oo += idx[d] * sto[d];
+    index_t oa = 0, ob = 0;  // batch axes right-aligned, extent 1 broadcast
+    for (std::size_t d = 0; d < nb; ++d) {
+      const std::size_t xa = sha.size() - 2, xb = shb.size() - 2;
+      if (sha.size() > 2 && d + xa >= nb && sha[d + xa - nb] != 1) oa += idx[d] * sta[d + xa - nb];
+      if (shb.size() > 2 && d + xb >= nb && shb[d + xb - nb] != 1) ob += idx[d] * stb[d + xb - nb];
+    }
+    if (a.rank >= 2) oa += idx[nb] * sta[sha.size() - 2];
+    if (b.rank >= 2) ob += idx[ro - 1] * stb[shb.size() - 1];
+    double want = 0;
+    for (index_t l = 0; l < k; ++l)
+      want += ba[static_cast<std::size_t>(oa + l * sta.back())] *
+              bb[static_cast<std::size_t>(ob + l * stb[b.rank >= 2 ? shb.size() - 2 : 0])];
+    CHECK(bo[static_cast<std::size_t>(oo)] == doctest::Approx(want).epsilon(1e-12));
+  }
 }
 
 /// A double triple loop over host copies: a (.., m, k) @ b (.., k, n), both 3-D.
@@ -205,6 +257,18 @@ TEST_CASE("cuda matmul: strided-batched runs of batch axes") {
     CHECK(s.first == 2);
     CHECK(s.count == 1);
   }
+}
+
+TEST_CASE("cuda matmul: batched calls, broadcast and transposed, equal loops (host)") {
+  using test_cuda_matmul::check_batched;
+  check_batched({4, 3, 5, 7}, {105, 35, 7, 1}, {7, 2}, {2, 1}, false, 1);          // one run of 12, b stride 0
+  check_batched({4, 1, 5, 7}, {35, 35, 7, 1}, {3, 7, 2}, {14, 2, 1}, false, 4);    // outer loop of 4, runs of 3
+  check_batched({2, 5, 7}, {35, 1, 5}, {2, 7, 3}, {21, 1, 7}, false, 1);           // transposed operands (OP_T)
+  check_batched({3, 5, 7}, {40, 7, 1}, {3, 7, 2}, {14, 2, 1}, false, 1);         // padded batch stride
+  check_batched({7}, {1}, {3, 7, 2}, {14, 2, 1}, false, 1);                        // 1-D first operand
+  check_batched({3, 5, 7}, {35, 7, 1}, {7}, {1}, false, 1);                        // 1-D second operand
+  check_batched({3, 5, 7}, {35, 7, 1}, {3, 7, 4}, {28, 4, 1}, true, 1);            // C column-major: C = A B
+  check_batched({2, 3, 5, 7}, {0, 35, 7, 1}, {2, 1, 7, 4}, {28, 0, 4, 1}, false, 2);  // a broadcast outer, b inner
 }
 
 TEST_CASE("cuda matmul: errors without a device") {

@@ -38,12 +38,6 @@ inline constexpr index_t weight_block = 65536;
 /// Blocks of weight_block computed at once by par (their sums kept apart).
 inline constexpr index_t wave_blocks = 64;
 
-/// Stands for "no weights".
-struct no_weights {
-  using value_type = bool;
-  using V = bool;
-};
-
 /// The accumulator and result types of bins weighted by W: integers (and no
 /// weights) add exactly in int64; floats add in double, rounded per block
 /// to compute_t<W>.
@@ -143,15 +137,6 @@ struct int_bin {
   SINTER_FORCEINLINE index_t operator()(V x) const { return static_cast<index_t>(x); }
 };
 
-/// Weights operand checked against x's shape (or no_weights).
-template <class EX, class W>
-void check_weights(const EX& x, const W& w, const char* who = "histogram") {
-  if constexpr (!std::is_same_v<W, no_weights>)
-    if (x.shape() != w.shape())
-      throw shape_error(std::string("sinter: ") + who + ": weights of shape " + shape_string(w.shape()) +
-                        " do not match x of shape " + shape_string(x.shape()) + "; pass one weight per element");
-}
-
 /// A histogram of uniform bins over [lo, hi] of an operand and weights.
 template <class P, class EX, class EW>
 auto uniform(const EX& x, const EW* w, index_t bins, double lo, double hi) {
@@ -182,16 +167,6 @@ std::pair<double, double> data_range(X&& x) {
     hi += 0.5;
   }
   return {lo, hi};
-}
-
-/// value_error unless the edges are there and increase.
-template <class E>
-void check_edges(const std::vector<E>& edges) {
-  if (edges.empty()) throw value_error("sinter: histogram: bins holds no edges; pass at least one edge");
-  for (std::size_t i = 1; i < edges.size(); ++i)
-    if (!(edges[i - 1] <= edges[i]))
-      throw value_error("sinter: histogram: bins must increase monotonically (edge " + std::to_string(i) +
-                        "); sort the edges");
 }
 
 /// A histogram over explicit ascending edges.
@@ -244,53 +219,6 @@ template <class X>
 cuda cuda_policy(X&& x) {
   return reduction_policy<cuda>(own_policy<cuda>(x), as_operand(x));
 }
-
-/// Sums of weights per bin on cuda: int64 for integer weights (exact),
-/// else accumulated in double and rounded once to compute_t of the weights.
-template <class EX, class EW, class Bin>
-auto cuda_sums(const cuda& pol, const EX& x, const EW& w, const Bin& bin, index_t slots, index_t lead, index_t nb) {
-  using VW = typename EW::value_type;
-  if constexpr (std::is_integral_v<VW>)
-    return search_cuda::sums<unsigned long long, index_t>(pol, x, w, bin, slots, lead, nb);
-  else return search_cuda::sums<double, compute_t<VW>>(pol, x, w, bin, slots, lead, nb);
-}
-
-/// Weighted histogram of equal bins on cuda.
-template <class EX, class EW>
-auto cuda_uniform(const cuda& pol, const EX& x, const EW& w, index_t bins, double lo, double hi) {
-  using V = typename EX::value_type;
-  using E = compute_t<floating_t<V>>;
-  check_bins_range(bins, lo, hi);
-  check_weights(x, w);
-  const auto edges = linear_edges<E>(lo, hi, bins);
-  const auto table = search_cuda::device_array(pol, uniform_bin<V, E>::table(edges));
-  const uniform_bin<V, E> bin{table.data(), static_cast<E>(lo), static_cast<E>(static_cast<double>(bins) / (hi - lo)),
-                              static_cast<E>(bins + 1)};
-  auto c = cuda_sums(pol, x, w, bin, uniform_bin<V, E>::slots(bins), uniform_bin<V, E>::lead, bins);
-  using C = typename decltype(c)::value_type;
-  return histogram_result<C, E, cuda>{std::move(c), search_cuda::device_array(pol, edges)};
-}
-
-/// Histogram over explicit edges on cuda (w: weights, or null as no_weights).
-template <class EX, class EW, class B>
-auto cuda_with_edges(const cuda& pol, const EX& x, const EW* w, B&& edges_in) {
-  using V = typename EX::value_type;
-  using E = value_of_t<B>;
-  static_assert(expr_of_t<B>::rank == 1, "sinter::histogram: bin edges must be 1-D");
-  const auto edges = search_host::any_flat_copy<E>(std::forward<B>(edges_in));
-  check_edges(edges);
-  if (w) check_weights(x, *w);
-  const index_t nb = static_cast<index_t>(edges.size()) - 1;
-  auto d_edges = search_cuda::device_array(pol, edges);
-  const search_cuda::edge_bin_hd<V, E> bin{d_edges.data(), nb};
-  if constexpr (std::is_same_v<EW, no_weights>) {
-    return histogram_result<index_t, E, cuda>{search_cuda::counts(pol, x, bin, nb + 1, 0, nb), std::move(d_edges)};
-  } else {
-    auto c = cuda_sums(pol, x, *w, bin, nb + 1, 0, nb);
-    using C = typename decltype(c)::value_type;
-    return histogram_result<C, E, cuda>{std::move(c), std::move(d_edges)};
-  }
-}
 #endif
 
 }  // namespace detail::hist
@@ -326,7 +254,7 @@ auto histogram(X&& x, index_t bins, std::pair<double, double> range, W&& weights
   auto&& w = detail::as_operand(std::forward<W>(weights));
   if constexpr (detail::hist::on_cuda<X>()) {
 #if SINTER_HAS_CUDA()
-    return detail::hist::cuda_uniform(detail::hist::cuda_policy(x), detail::as_operand(x), w, bins, range.first,
+    return detail::search_cuda::hist_uniform(detail::hist::cuda_policy(x), detail::as_operand(x), w, bins, range.first,
                                       range.second);
 #endif
   } else {
@@ -346,10 +274,11 @@ auto histogram(X&& x, index_t bins = 10) {
 template <expression X, expression B>
 auto histogram(X&& x, B&& edges) {
   const auto* unweighted = static_cast<const detail::hist::no_weights*>(nullptr);
+  static_assert(detail::expr_of_t<B>::rank == 1, "sinter::histogram: bin edges must be 1-D");
   if constexpr (detail::hist::on_cuda<X>()) {
 #if SINTER_HAS_CUDA()
-    return detail::hist::cuda_with_edges(detail::hist::cuda_policy(x), detail::as_operand(x), unweighted,
-                                         std::forward<B>(edges));
+    return detail::search_cuda::hist_edges(detail::hist::cuda_policy(x), detail::as_operand(x), unweighted,
+                                           detail::search_host::any_flat_copy<detail::value_of_t<B>>(edges));
 #endif
   } else {
     using P = detail::hist::checked_policy<detail::search_host::host_policy_t<X>>;
@@ -360,10 +289,11 @@ auto histogram(X&& x, B&& edges) {
 template <expression X, expression B, expression W>
 auto histogram(X&& x, B&& edges, W&& weights) {
   auto&& w = detail::as_operand(std::forward<W>(weights));
+  static_assert(detail::expr_of_t<B>::rank == 1, "sinter::histogram: bin edges must be 1-D");
   if constexpr (detail::hist::on_cuda<X>()) {
 #if SINTER_HAS_CUDA()
-    return detail::hist::cuda_with_edges(detail::hist::cuda_policy(x), detail::as_operand(x), &w,
-                                         std::forward<B>(edges));
+    return detail::search_cuda::hist_edges(detail::hist::cuda_policy(x), detail::as_operand(x), &w,
+                                           detail::search_host::any_flat_copy<detail::value_of_t<B>>(edges));
 #endif
   } else {
     using P = detail::hist::checked_policy<detail::search_host::host_policy_t<X>>;
@@ -407,24 +337,24 @@ auto bincount(X&& x, W&& weights, index_t minlength = 0) {
     }
 #endif
   } else {
-  using P = detail::hist::checked_policy<detail::search_host::host_policy_t<X>>;
-  const auto ext = detail::hist::int_extremes(e);
-  bool negative = false;
-  if constexpr (std::is_signed_v<V>) negative = ext.at >= 0 && ext.lo < V{0};  // (nvcc: no unsigned < 0)
-  if (negative)
-    throw value_error("sinter: bincount: x holds a negative value " + std::to_string(ext.lo) + " at position " +
-                      std::to_string(ext.at) + "; bincount counts non-negative integers");
-  const index_t nb = std::max<index_t>(minlength, ext.at >= 0 ? static_cast<index_t>(ext.hi) + 1 : 0);
-  constexpr bool par_ = std::is_same_v<P, par>;
-  if constexpr (std::is_same_v<std::remove_cvref_t<W>, detail::hist::no_weights>) {
-    return detail::search_host::array_of<index_t, P>(detail::hist::accumulate<par_>(
-        e, static_cast<const detail::hist::no_weights*>(nullptr), nb, detail::hist::int_bin<V>{}));
-  } else {
-    auto&& w = sinter::cast<double>(std::forward<W>(weights));
-    detail::hist::check_weights(e, w, "bincount");
-    return detail::search_host::array_of<double, P>(
-        detail::hist::accumulate<par_>(e, &w, nb, detail::hist::int_bin<V>{}));
-  }
+    using P = detail::hist::checked_policy<detail::search_host::host_policy_t<X>>;
+    const auto ext = detail::hist::int_extremes(e);
+    bool negative = false;
+    if constexpr (std::is_signed_v<V>) negative = ext.at >= 0 && ext.lo < V{0};  // (nvcc: no unsigned < 0)
+    if (negative)
+      throw value_error("sinter: bincount: x holds a negative value " + std::to_string(ext.lo) + " at position " +
+                        std::to_string(ext.at) + "; bincount counts non-negative integers");
+    const index_t nb = std::max<index_t>(minlength, ext.at >= 0 ? static_cast<index_t>(ext.hi) + 1 : 0);
+    constexpr bool par_ = std::is_same_v<P, par>;
+    if constexpr (std::is_same_v<std::remove_cvref_t<W>, detail::hist::no_weights>) {
+      return detail::search_host::array_of<index_t, P>(detail::hist::accumulate<par_>(
+          e, static_cast<const detail::hist::no_weights*>(nullptr), nb, detail::hist::int_bin<V>{}));
+    } else {
+      auto&& w = sinter::cast<double>(std::forward<W>(weights));
+      detail::hist::check_weights(e, w, "bincount");
+      return detail::search_host::array_of<double, P>(
+          detail::hist::accumulate<par_>(e, &w, nb, detail::hist::int_bin<V>{}));
+    }
   }
 }
 

@@ -8,8 +8,8 @@
 /// integers: the result does not depend on the grid or the order of the
 /// atomics. The bin rule is host's (uniform_bin: NumPy's estimate and
 /// correction against the edges), so host and device agree exactly.
-/// Weights, explicit edges and bincount on cuda are not there yet (a
-/// compile-time message names the remedy).
+/// Also the host-side checks of weights and edges every policy runs; the
+/// other cuda forms (weights, edges, bincount) are in search_cuda.hpp.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -104,6 +104,31 @@ inline void check_bins_range(index_t bins, double lo, double hi) {
   if (!(lo < hi) || !std::isfinite(lo) || !std::isfinite(hi))
     throw value_error("sinter: histogram: range [" + std::to_string(lo) + ", " + std::to_string(hi) +
                       "] needs finite lo < hi; pass a range with lo < hi");
+}
+
+/// Stands for "no weights".
+struct no_weights {
+  using value_type = bool;
+  using V = bool;
+};
+
+/// Weights operand checked against x's shape (or no_weights).
+template <class EX, class W>
+void check_weights(const EX& x, const W& w, const char* who = "histogram") {
+  if constexpr (!std::is_same_v<W, no_weights>)
+    if (x.shape() != w.shape())
+      throw shape_error(std::string("sinter: ") + who + ": weights of shape " + shape_string(w.shape()) +
+                        " do not match x of shape " + shape_string(x.shape()) + "; pass one weight per element");
+}
+
+/// value_error unless the edges are there and increase.
+template <class E>
+void check_edges(const std::vector<E>& edges) {
+  if (edges.empty()) throw value_error("sinter: histogram: bins holds no edges; pass at least one edge");
+  for (std::size_t i = 1; i < edges.size(); ++i)
+    if (!(edges[i - 1] <= edges[i]))
+      throw value_error("sinter: histogram: bins must increase monotonically (edge " + std::to_string(i) +
+                        "); sort the edges");
 }
 
 }  // namespace detail::hist

@@ -174,7 +174,8 @@ auto searchsorted(S&& sorted, X&& values, side sd = side::left) {
       if (s.size() != 0) s = sinter::cast<C>(std::forward<S>(sorted));
       return detail::search_cuda::search(pol, s, e, sd == side::right, false);
     } else {
-      const auto s = detail::search_cuda::device_array(pol, detail::search_host::flat_copy<C>(detail::as_operand(sorted)));
+      const auto s =
+          detail::search_cuda::device_array(pol, detail::search_host::flat_copy<C>(detail::as_operand(sorted)));
       return detail::search_cuda::search(pol, s, e, sd == side::right, false);
     }
 #else
@@ -346,19 +347,19 @@ auto unique_counts(X&& x) {
     return unique_counts_result<T, P>{std::move(r.first.values), std::move(r.first.counts)};
 #endif
   } else {
-  auto v = detail::search_host::flat_copy<T>(detail::as_operand(std::forward<X>(x)));
-  detail::sort_keys(v.data(), static_cast<index_t>(v.size()), std::is_same_v<P, par>);
-  std::vector<T> vals;
-  std::vector<index_t> counts;
-  for (std::size_t k = 0; k < v.size(); ++k) {
-    if (k == 0 || !detail::search_host::nan_equal(vals.back(), v[k])) {
-      vals.push_back(v[k]);
-      counts.push_back(0);
+    auto v = detail::search_host::flat_copy<T>(detail::as_operand(std::forward<X>(x)));
+    detail::sort_keys(v.data(), static_cast<index_t>(v.size()), std::is_same_v<P, par>);
+    std::vector<T> vals;
+    std::vector<index_t> counts;
+    for (std::size_t k = 0; k < v.size(); ++k) {
+      if (k == 0 || !detail::search_host::nan_equal(vals.back(), v[k])) {
+        vals.push_back(v[k]);
+        counts.push_back(0);
+      }
+      ++counts.back();
     }
-    ++counts.back();
-  }
-  return unique_counts_result<T, P>{detail::search_host::array_of<T, P>(vals),
-                                    detail::search_host::array_of<index_t, P>(counts)};
+    return unique_counts_result<T, P>{detail::search_host::array_of<T, P>(vals),
+                                      detail::search_host::array_of<index_t, P>(counts)};
   }
 }
 
@@ -375,14 +376,14 @@ auto unique_inverse(X&& x) {
     return unique_inverse_result<T, R, P>{std::move(r.first.values), std::move(r.second)};
 #endif
   } else {
-  auto&& e = detail::as_operand(std::forward<X>(x));
-  std::vector<T> vals;
-  std::vector<index_t> first, inv, counts;
-  detail::search_host::unique_full(detail::search_host::flat_copy<T>(e), vals, first, inv, counts,
-                                   std::is_same_v<P, par>);
-  array<index_t, R, P> inverse(e.shape());
-  std::copy(inv.begin(), inv.end(), inverse.data());
-  return unique_inverse_result<T, R, P>{detail::search_host::array_of<T, P>(vals), std::move(inverse)};
+    auto&& e = detail::as_operand(std::forward<X>(x));
+    std::vector<T> vals;
+    std::vector<index_t> first, inv, counts;
+    detail::search_host::unique_full(detail::search_host::flat_copy<T>(e), vals, first, inv, counts,
+                                     std::is_same_v<P, par>);
+    array<index_t, R, P> inverse(e.shape());
+    std::copy(inv.begin(), inv.end(), inverse.data());
+    return unique_inverse_result<T, R, P>{detail::search_host::array_of<T, P>(vals), std::move(inverse)};
   }
 }
 
@@ -400,16 +401,16 @@ auto unique_all(X&& x) {
                                       std::move(r.first.counts)};
 #endif
   } else {
-  auto&& e = detail::as_operand(std::forward<X>(x));
-  std::vector<T> vals;
-  std::vector<index_t> first, inv, counts;
-  detail::search_host::unique_full(detail::search_host::flat_copy<T>(e), vals, first, inv, counts,
-                                   std::is_same_v<P, par>);
-  array<index_t, R, P> inverse(e.shape());
-  std::copy(inv.begin(), inv.end(), inverse.data());
-  return unique_all_result<T, R, P>{detail::search_host::array_of<T, P>(vals),
-                                    detail::search_host::array_of<index_t, P>(first), std::move(inverse),
-                                    detail::search_host::array_of<index_t, P>(counts)};
+    auto&& e = detail::as_operand(std::forward<X>(x));
+    std::vector<T> vals;
+    std::vector<index_t> first, inv, counts;
+    detail::search_host::unique_full(detail::search_host::flat_copy<T>(e), vals, first, inv, counts,
+                                     std::is_same_v<P, par>);
+    array<index_t, R, P> inverse(e.shape());
+    std::copy(inv.begin(), inv.end(), inverse.data());
+    return unique_all_result<T, R, P>{detail::search_host::array_of<T, P>(vals),
+                                      detail::search_host::array_of<index_t, P>(first), std::move(inverse),
+                                      detail::search_host::array_of<index_t, P>(counts)};
   }
 }
 

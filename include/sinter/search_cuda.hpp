@@ -161,7 +161,8 @@ void each(const cuda& pol, F f, index_t n) {
 
 /// Host bytes to device memory on pol's stream.
 inline void upload(const cuda& pol, void* to, const void* from, std::size_t bytes) {
-  if (bytes) cuda_detail::check(cudaMemcpyAsync(to, from, bytes, cudaMemcpyHostToDevice, pol.stream), "cudaMemcpyAsync");
+  if (bytes)
+    cuda_detail::check(cudaMemcpyAsync(to, from, bytes, cudaMemcpyHostToDevice, pol.stream), "cudaMemcpyAsync");
 }
 /// A host vector as a 1-D cuda array (synchronised: v may die after).
 template <class T>
@@ -234,6 +235,50 @@ array<R, 1, cuda> sums(const cuda& pol, const E& e, const W& w, const Bin& bin, 
   return out;
 }
 
+/// Sums of weights per bin on cuda: int64 for integer weights (exact),
+/// else accumulated in double and rounded once to compute_t of the weights.
+template <class EX, class EW, class Bin>
+auto cuda_sums(const cuda& pol, const EX& x, const EW& w, const Bin& bin, index_t slots, index_t lead, index_t nb) {
+  using VW = typename EW::value_type;
+  if constexpr (std::is_integral_v<VW>)
+    return sums<unsigned long long, index_t>(pol, x, w, bin, slots, lead, nb);
+  else return sums<double, compute_t<VW>>(pol, x, w, bin, slots, lead, nb);
+}
+
+/// Weighted histogram of equal bins on cuda.
+template <class EX, class EW>
+auto hist_uniform(const cuda& pol, const EX& x, const EW& w, index_t bins, double lo, double hi) {
+  using V = typename EX::value_type;
+  using E = compute_t<floating_t<V>>;
+  hist::check_bins_range(bins, lo, hi);
+  hist::check_weights(x, w);
+  const auto edges = hist::linear_edges<E>(lo, hi, bins);
+  const auto table = device_array(pol, hist::uniform_bin<V, E>::table(edges));
+  const hist::uniform_bin<V, E> bin{table.data(), static_cast<E>(lo),
+                                    static_cast<E>(static_cast<double>(bins) / (hi - lo)), static_cast<E>(bins + 1)};
+  auto c = cuda_sums(pol, x, w, bin, hist::uniform_bin<V, E>::slots(bins), hist::uniform_bin<V, E>::lead, bins);
+  using C = typename decltype(c)::value_type;
+  return histogram_result<C, E, cuda>{std::move(c), device_array(pol, edges)};
+}
+
+/// Histogram over explicit edges (host copies) on cuda; w: weights, or null as no_weights.
+template <class EX, class EW, class E>
+auto hist_edges(const cuda& pol, const EX& x, const EW* w, const std::vector<E>& edges) {
+  using V = typename EX::value_type;
+  hist::check_edges(edges);
+  if (w) hist::check_weights(x, *w);
+  const index_t nb = static_cast<index_t>(edges.size()) - 1;
+  auto d_edges = device_array(pol, edges);
+  const edge_bin_hd<V, E> bin{d_edges.data(), nb};
+  if constexpr (std::is_same_v<EW, hist::no_weights>) {
+    return histogram_result<index_t, E, cuda>{counts(pol, x, bin, nb + 1, 0, nb), std::move(d_edges)};
+  } else {
+    auto c = cuda_sums(pol, x, *w, bin, nb + 1, 0, nb);
+    using C = typename decltype(c)::value_type;
+    return histogram_result<C, E, cuda>{std::move(c), std::move(d_edges)};
+  }
+}
+
 /// unique's parts: sorted unique values, first positions, counts, and the
 /// inverse written to inv (n elements, row-major) when not null.
 template <class T>
@@ -266,8 +311,9 @@ unique_parts<T> unique(const cuda& pol, const array<T, R, cuda>& t, index_t* inv
       cuda_detail::check(cub::DeviceScan::InclusiveSum(mem.ptr, bytes, in, run.data(), n, pol.stream),
                          "cub::DeviceScan::InclusiveSum");
     }
-    cuda_detail::check(cudaMemcpyAsync(&runs, run.data() + (n - 1), sizeof(index_t), cudaMemcpyDeviceToHost, pol.stream),
-                       "cudaMemcpyAsync (unique runs)");
+    cuda_detail::check(
+        cudaMemcpyAsync(&runs, run.data() + (n - 1), sizeof(index_t), cudaMemcpyDeviceToHost, pol.stream),
+        "cudaMemcpyAsync (unique runs)");
     cuda_detail::check(cudaStreamSynchronize(pol.stream), "cudaStreamSynchronize (unique runs)");
     ++runs;
   }

@@ -43,9 +43,17 @@ struct arith {
       if (a != a) return Prod ? acc_t<V>(1) : acc_t<V>(0);  // NumPy: NaN as 0 (+0.0) or 1
     return a;
   }
+  /// Signed integers wrap as NumPy's (in unsigned arithmetic: no overflow UB).
   template <class A> SINTER_HD static A combine(A a, A b) {
-    if constexpr (Prod) return a * b;
-    else return a + b;
+    if constexpr (std::is_integral_v<A> && std::is_signed_v<A>) {
+      using U = std::make_unsigned_t<A>;
+      return static_cast<A>(Prod ? static_cast<U>(static_cast<U>(a) * static_cast<U>(b))
+                                 : static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
+    } else if constexpr (Prod) {
+      return a * b;
+    } else {
+      return a + b;
+    }
   }
 };
 

@@ -68,7 +68,8 @@ summary simulate(P policy, st::index_t n, std::uint64_t seed, st::index_t bins, 
 int main(int argc, char** argv) {
   std::string out = "distribution.png";
   long n = 1000000, seed = 1;
-  if (argc > 4 || (argc > 2 && !parse(argv[2], 100, 1L << 28, n)) || (argc > 3 && !parse(argv[3], 0, 1L << 30, seed))) {
+  if (argc > 4 || (argc > 1 && (argv[1][0] == '\0' || argv[1][0] == '-')) ||
+      (argc > 2 && !parse(argv[2], 100, 1L << 28, n)) || (argc > 3 && !parse(argv[3], 0, 1L << 30, seed))) {
     std::fprintf(stderr, "usage: %s [out.png [n [seed]]]\n  n: sample size, 100 to 2^28 (default 1000000)\n", argv[0]);
     return 2;
   }

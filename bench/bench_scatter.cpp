@@ -2,7 +2,7 @@
 //
 //   put/<impl>           put(x, idx, v): 2^22 random int64 indices (with
 //                        repeats) into a 2^24-float array, values 2^22 floats;
-//                        sinter on host and par (par: each thread owns a slice of x)
+//                        sinter on host and par (par: in order on the calling thread)
 //                        against a hand loop (unchecked: x[idx[k]] = v[k])
 //   scatter_add/<impl>   scatter_add(x, idx, v) likewise, against
 //                        x[idx[k]] += v[k]

@@ -8,10 +8,9 @@
 ///
 /// Order. host: the updates in row-major order of take's result shape, so
 /// put's last write wins and scatter_add sums each destination in that
-/// order. par: each thread owns a slice of x and applies, in that same order,
-/// the updates that land in it: the host's result bit for bit, for any
-/// thread count. cuda: one thread
-/// per update (atomicAdd, or a compare-and-swap loop for the types without
+/// order; par the same, on the calling thread (slices of x per thread, each
+/// walking every update, ran slower than one thread). cuda: one thread per
+/// update (atomicAdd, or a compare-and-swap loop for the types without
 /// one); the order, and so float sums' rounding and which of put's duplicate
 /// writes wins, is unspecified.
 #include <algorithm>
@@ -39,37 +38,11 @@ __global__ void scatter_kernel(A a, index_t n) {
 }
 #endif
 
-/// Updates below this count run on the calling thread under par.
-inline constexpr index_t scatter_par_min = index_t{1} << 15;
-
-/// par: owner computes. Thread c walks every update and applies those whose
-/// row-major destination lies in its slice of x, in the updates' order: the
-/// host's result bit for bit, no scratch, the random writes split T ways.
-template <bool Add, class T, class I, class V, std::size_t RV>
-void scatter_owned(const scatter_args<T, I, V, RV>& a, index_t n, index_t xsize, int threads) {
-  const index_t nc = threads;
-  T* const x = a.x;
-  const V* const val = a.val;
-  default_pool().parallel_for(nc, [&](std::int64_t c) {
-    const index_t lo = xsize * c / nc, hi = xsize * (c + 1) / nc;
-    for_updates(a, 0, n, [x, val, lo, hi](index_t xo, index_t fo, index_t vo) {
-      if (fo < lo || fo >= hi) return;
-      const T v = convert<T>(val[vo]);
-      if constexpr (Add) x[xo] = scatter_sum(x[xo], v);
-      else x[xo] = v;
-    });
-  });
-}
-
 /// Runs the n updates of `a` on policy P (xsize: x's element count).
 template <bool Add, class P, class T, class I, class V, std::size_t RV>
 void run_scatter(const P& pol, const scatter_args<T, I, V, RV>& a, index_t n, index_t xsize) {
   if (n == 0) return;
-  if constexpr (std::is_same_v<P, par>) {
-    const int threads = get_num_threads();
-    if (threads > 1 && n >= scatter_par_min) return scatter_owned<Add>(a, n, xsize, threads);
-    scatter_range<Add>(a, 0, n);
-  } else if constexpr (backend<P>::host_accessible) {
+  if constexpr (backend<P>::host_accessible) {
     (void)pol;
     (void)xsize;
     scatter_range<Add>(a, 0, n);

@@ -1,7 +1,7 @@
 #pragma once
 /// \file scatter_body.hpp
 /// The element work of `put` and `scatter_add` (scatter.hpp), written once
-/// for the host loops, par's buckets and the CUDA kernel (SINTER_HD): the
+/// for the host loop and the CUDA kernel (SINTER_HD): the
 /// updates form take's result shape; update k (row-major) writes
 /// x[outer, idx[j], inner] from the values at k, or at k % cycle for put.
 #include <cstddef>
@@ -95,7 +95,7 @@ __device__ SINTER_FORCEINLINE void scatter_atomic_add(T* p, T v) {
 
 /// One put or scatter_add, as plain data (a kernel parameter): the updates'
 /// shape (rank RV, take's result shape) and, per axis of it, the strides of
-/// x (0 on idx's axes), of x's row-major offsets (par's bucket key), of idx
+/// x (0 on idx's axes), of x's row-major offsets, of idx
 /// (0 elsewhere) and of the values (0 where broadcast).
 template <class T, class I, class V, std::size_t RV>
 struct scatter_args {
@@ -183,7 +183,7 @@ void for_updates(const scatter_args<T, I, V, RV>& a, index_t k0, index_t k1, F&&
   }
 }
 
-/// Updates [k0, k1) in order on the calling thread (host, and par's small passes).
+/// Updates [k0, k1) in order on the calling thread (host and par).
 template <bool Add, class T, class I, class V, std::size_t RV>
 void scatter_range(const scatter_args<T, I, V, RV>& a, index_t k0, index_t k1) {
   T* const x = a.x;

@@ -36,6 +36,10 @@ instructions inside a loop (between a label and a backward branch to it)
 hold global loads, a multiple of `loads` of them (each element reads each
 input once), and at most `stores` global stores (0: no intermediate array;
 CUB writes one partial per block after its loop).
+Scatter cases (`kind=scatter`: put, scatter_add) check sinter's own
+scatter kernel: inside its grid-stride loop (unrolled or not), `loads`
+global loads per update and `stores` global stores or atomics per update,
+no spills and no stack.
 Prints a markdown table. --write-table DOC rewrites the generated block of
 DOC (docs/ptx_proof.md: between its BEGIN and END ptx-table comments) with
 it; --check-table DOC fails when that block differs from the run (ctest
@@ -151,6 +155,8 @@ def check_case(number, exp, args, workdir):
     if dedup:
         c["dedup_loops"], c["dedup_outside"] = vector_loops(bodies[dedup[0]])
         c["dedup_regs"] = kregs.get(dedup[0], -1)
+    if exp.get("kind") == "scatter":
+        return c, check_scatter(exp, bodies, kregs, c)
     if exp.get("kind") == "reduce":
         if c["loop_ld"] == 0 or c["loop_ld"] % exp["loads"]:
             problems.append(f"{c['loop_ld']} global loads in loops, expected a non-zero multiple of {exp['loads']}")
@@ -192,6 +198,39 @@ def check_case(number, exp, args, workdir):
     if "max_regs" in exp and c["regs"] > exp["max_regs"]:
         problems.append(f"{c['regs']} registers, expected at most {exp['max_regs']}")
     return c, problems
+
+
+ATOM_RE = re.compile(r"^\s*(?:@!?%\w+\s+)?(?:atom|red)\.global\.")
+
+
+def check_scatter(exp, bodies, kregs, c):
+    """The scatter kernel's loop: loads and writes per update (fills c)."""
+    names = [k for k in bodies if "scatter_kernel" in k]
+    if len(names) != 1:
+        return [f"{len(names)} scatter kernels, expected 1"]
+    body = bodies[names[0]]
+    loops = count_loops("\n".join([".entry k("] + body))
+    labels = {}
+    inside = set()
+    for i, line in enumerate(body):  # the loops' lines, as count_loops finds them
+        m = re.match(r"^(\$\w+):", line)
+        if m:
+            labels[m.group(1)] = i
+        m = re.match(r"^\s*(?:@!?%\w+\s+)?bra(?:\.uni)?\s+(\$\w+);", line)
+        if m and m.group(1) in labels:
+            inside.update(range(labels[m.group(1)], i + 1))
+    atoms = sum(1 for i in inside if ATOM_RE.match(body[i]))
+    c["loop_ld"], c["loops"] = loops["loop_ld"], loops["loops"]
+    c["writes"] = loops["loop_st"] + atoms
+    c["regs"] = kregs.get(names[0], -1)
+    problems = []
+    if c["loop_ld"] == 0 or c["loop_ld"] % exp["loads"]:
+        problems.append(f"{c['loop_ld']} global loads in loops, expected a non-zero multiple of {exp['loads']}")
+    elif c["writes"] != c["loop_ld"] // exp["loads"] * exp["stores"]:
+        problems.append(f"{c['writes']} global stores or atomics in loops, expected {exp['stores']} per update")
+    if c["spills"] or c["stack"]:
+        problems.append(f"{c['spills']} bytes of register spills, {c['stack']} bytes of stack")
+    return problems
 
 
 def main():

@@ -149,6 +149,15 @@ void proof(dev<float>& a, dev<float>& b, dev<float>& c, dev<float>& out) {
   // registers, nothing loaded for it.
   // @case expr=a + 0.1 * random::normal(k, a.shape()) (fused noise) | loads=1 | stores=1
   instantiate(out, a + 0.1f * st::random::normal<float>(st::random::key{1}, a.shape()));
+#elif SINTER_PTX_CASE == 21
+  // kind=scatter: sinter's own kernel (the other entries copy and check indices).
+  // @case expr=put(a, idx, b) (int64 indices) | kind=scatter | loads=2 | stores=1
+  dev<std::int64_t> idx({64});
+  st::put(a, idx, b);
+#elif SINTER_PTX_CASE == 22
+  // @case expr=scatter_add(a, idx, b) (atomicAdd) | kind=scatter | loads=2 | stores=1
+  dev<std::int64_t> idx({64});
+  st::scatter_add(a, idx, b);
 #else
 #error "unknown SINTER_PTX_CASE"
 #endif

@@ -37,6 +37,15 @@ def table(rows):
         if c is None:
             lines.append(f"| {number} | {exp['expr']} | | error | | | | | | | | |")
             continue
+        if exp.get("kind") == "scatter":
+            mark = " **FAIL**" if problems else ""
+            updates = c["loop_ld"] // exp["loads"]
+            lines.append(
+                f"| {number} | {exp['expr']}{mark} | sinter's scatter kernel | {c['entries']} | {c['loop_ld']} global "
+                f"loads in {c['loops']} loops ({updates} updates × {exp['loads']}) | {c['writes']} global stores or "
+                f"atomics in loops ({exp['stores']} per update) | none | {scalar_loads_text(c)} | {c['regs']} | "
+                f"{c['spills']} | | |")
+            continue
         if exp.get("kind") == "reduce":
             mark = " **FAIL**" if problems else ""
             lines.append(

@@ -40,6 +40,11 @@ Scatter cases (`kind=scatter`: put, scatter_add) check sinter's own
 scatter kernel: inside its grid-stride loop (unrolled or not), `loads`
 global loads per update and `stores` global stores or atomics per update,
 no spills and no stack.
+Scan cases (`kind=scan`: cumsum and its family on CUB's DeviceScan and
+DeviceScanByKey) check that no elementwise pass (fused_kernel) is compiled
+for the input, and that each scan kernel itself holds at least `loads`
+global loads (the leaves, read through the transform iterator); spills in
+CUB's kernels are reported, not failed.
 Prints a markdown table. --write-table DOC rewrites the generated block of
 DOC (docs/ptx_proof.md: between its BEGIN and END ptx-table comments) with
 it; --check-table DOC fails when that block differs from the run (ctest
@@ -157,6 +162,8 @@ def check_case(number, exp, args, workdir):
         c["dedup_regs"] = kregs.get(dedup[0], -1)
     if exp.get("kind") == "scatter":
         return c, check_scatter(exp, bodies, kregs, c)
+    if exp.get("kind") == "scan":
+        return c, check_scan(exp, bodies, kregs, c)
     if exp.get("kind") == "reduce":
         if c["loop_ld"] == 0 or c["loop_ld"] % exp["loads"]:
             problems.append(f"{c['loop_ld']} global loads in loops, expected a non-zero multiple of {exp['loads']}")
@@ -230,6 +237,24 @@ def check_scatter(exp, bodies, kregs, c):
         problems.append(f"{c['writes']} global stores or atomics in loops, expected {exp['stores']} per update")
     if c["spills"] or c["stack"]:
         problems.append(f"{c['spills']} bytes of register spills, {c['stack']} bytes of stack")
+    return problems
+
+
+def check_scan(exp, bodies, kregs, c):
+    """No pass materialises the scan's input; the scan kernels read the leaves."""
+    scans = [k for k in bodies if "DeviceScanKernel" in k or "DeviceScanByKeyKernel" in k]
+    c["scan_kernels"] = len(scans)
+    c["scan_ld"] = min((count_ptx("\n".join(bodies[k]))["sld"] + count_ptx("\n".join(bodies[k]))["vld"]
+                        for k in scans), default=0)
+    c["regs"] = max((kregs.get(k, -1) for k in scans), default=-1)
+    problems = []
+    c["passes"] = sum(1 for k in bodies if FUSED_RE.search(k))
+    if c["passes"]:
+        problems.append("an elementwise pass (fused_kernel) is compiled: the input is materialised")
+    if not scans:
+        problems.append("no CUB scan kernel")
+    elif c["scan_ld"] < exp["loads"]:
+        problems.append(f"a scan kernel holds {c['scan_ld']} global loads, expected at least {exp['loads']}")
     return problems
 
 

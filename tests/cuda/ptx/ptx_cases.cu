@@ -158,6 +158,14 @@ void proof(dev<float>& a, dev<float>& b, dev<float>& c, dev<float>& out) {
   // @case expr=scatter_add(a, idx, b) (atomicAdd) | kind=scatter | loads=2 | stores=1
   dev<std::int64_t> idx({64});
   st::scatter_add(a, idx, b);
+#elif SINTER_PTX_CASE == 23
+  // kind=scan: the flat and the by-key (axis) CUB kernels are both compiled.
+  // @case expr=cumsum(a * b) (CUB DeviceScan over the fused input) | kind=scan | loads=2 | stores=1
+  (void)st::cumsum(a * b);
+#elif SINTER_PTX_CASE == 24
+  // @case expr=cumsum(m * 2 + row, axis 1) (CUB DeviceScanByKey) | kind=scan | loads=2 | stores=1
+  dev<float, 2> m({64, 64});
+  (void)st::cumsum(m * 2.f + a, st::axis(1));
 #else
 #error "unknown SINTER_PTX_CASE"
 #endif

@@ -46,6 +46,14 @@ def table(rows):
                 f"atomics in loops ({exp['stores']} per update) | none | {scalar_loads_text(c)} | {c['regs']} | "
                 f"{c['spills']} | | |")
             continue
+        if exp.get("kind") == "scan":
+            mark = " **FAIL**" if problems else ""
+            lines.append(
+                f"| {number} | {exp['expr']}{mark} | CUB's scan kernels | {c['entries']} (CUB; "
+                f"{c['passes']} elementwise passes) | at least {c['scan_ld']} global loads in each of {c['scan_kernels']} scan kernels "
+                f"(≥ {exp['loads']} leaves) | CUB's | {widths_text(c['widths']) or 'none'} | {scalar_loads_text(c)} "
+                f"| {c['regs']} | {c['spills']} | | |")
+            continue
         if exp.get("kind") == "reduce":
             mark = " **FAIL**" if problems else ""
             lines.append(

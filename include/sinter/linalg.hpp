@@ -34,11 +34,11 @@
 namespace sinter {
 namespace detail {
 
-/// The element type of a product of A and B: float or double only.
+/// The element type of a product of A and B: float, double, half or bfloat16.
 template <class A, class B>
 using linalg_value_t = promote_t<value_of_t<A>, value_of_t<B>>;
 template <class T>
-inline constexpr bool linalg_type_v = std::is_same_v<T, float> || std::is_same_v<T, double>;
+inline constexpr bool linalg_type_v = std::is_same_v<T, float> || std::is_same_v<T, double> || is_half_like_v<T>;
 
 /// The policy a product runs on: the first operand's, else the second's.
 template <class A, class B>
@@ -83,7 +83,7 @@ template <class A, class B>
 void check_linalg_operands() {
   using T = linalg_value_t<A, B>;
   static_assert(linalg_type_v<T>,
-                "sinter::matmul: operands must be float or double (integers, bool, half and bfloat16 are "
+                "sinter::matmul: operands must be float, double, half or bfloat16 (integers and bool are "
                 "not supported); cast them, e.g. sinter::cast<float>(x)");
   using P = linalg_policy_t<A, B>;
   static_assert(std::is_same_v<P, host> || std::is_same_v<P, par> || std::is_same_v<P, cuda>,

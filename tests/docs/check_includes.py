@@ -37,7 +37,9 @@ LAYERS = [
     ("scan", ["scan/*"], ["config", "core", "contract", "host", "cuda", "reduce"]),
     ("third_party", ["third_party/*"], []),
     ("top", ["*.hpp"], ["config", "core", "io", "contract", "cuda", "host", "reduce", "linalg", "sort",
-             "scan", "third_party"]),
+             "scan", "third_party", "mpi"]),
+    # sinter::mpi (optional, needs <mpi.h>): below the front end's mpi.hpp, above the engines.
+    ("mpi", ["mpi/*"], ["config", "core", "contract", "host", "reduce", "top"]),
 ]
 
 INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)

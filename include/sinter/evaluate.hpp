@@ -344,8 +344,15 @@ SINTER_FORCEINLINE void assign(const P& pol, const memory_leaf<T, R>& out, const
                 "sinter: operands live on different devices: move one with sinter::to<P>(x)");
   if (!broadcasts_to(e.shape(), out.shape)) [[unlikely]]
     throw_no_assign(what, e.shape(), out.shape);
+  if constexpr (requires { backend<P>::assign_distributed(pol, out, e); }) {  // a distributed output: mpi/dist_array.hpp
+    backend<P>::assign_distributed(pol, out, e);
+    return;
+  }
   if constexpr (requires { assign_joined(pol, out, e.node(), e.shape()); }) {  // a bare concatenation: join.hpp
     if (assign_joined(pol, out, e.node(), e.shape())) return;
+  }
+  if constexpr (requires { assign_product(pol, out, e); }) {  // a pending matrix product: linalg/fused.hpp
+    if (assign_product(pol, out, e)) return;
   }
   const auto bound = e.node().bind(out.shape);
   if constexpr (requires { backend<P>::run_inline(out, bound); }) {

@@ -21,6 +21,7 @@
 #include "expression.hpp"
 #include "functions.hpp"
 #include "linalg/blas.hpp"
+#include "linalg/fused.hpp"
 #include "linalg/plan.hpp"
 #include "policy/par.hpp"
 #include "reduce.hpp"
@@ -153,6 +154,31 @@ bool linalg_overlap(const T* p, const extents<R>& sh, const extents<R>& st, cons
   return x.first && y.first && x.first < y.second && y.first < x.second;
 }
 
+/// A pending product of held operands (linalg/fused.hpp's product_core).
+template <class T, std::size_t RO, class P, std::size_t RA, std::size_t RB>
+struct product_state final : product_core<T, RO, P> {
+  operand_memory<T, RA> a;
+  operand_memory<T, RB> b;
+  product_state(operand_memory<T, RA> ma, operand_memory<T, RB> mb, const extents<RO>& sh)
+      : a(std::move(ma)), b(std::move(mb)) {
+    this->shape = sh;
+  }
+  void gemm(const linalg_output<T>& out, T alpha, T beta, const char* name) const override {
+    matmul_run<T, P>(a, b, out, alpha, beta, name);
+  }
+  void gemm_rows(index_t r0, index_t r1, T* buf) const override {
+    if constexpr (RA == 2 && RB == 2) {
+      const operand_memory<T, 2> blk{a.p + r0 * a.strides[0], extents<2>{r1 - r0, a.shape[1]}, a.strides, {}};
+      const extents<2> sh{r1 - r0, b.shape[1]}, st{b.shape[1], 1};
+      matmul_run<T, P>(blk, b, {buf, 2, sh.data(), st.data()}, T(1), T(0), "matmul_epilogue");
+    }
+  }
+  bool matrices() const override { return RA == 2 && RB == 2; }
+  bool reads(const T* p, const extents<RO>& sh, const extents<RO>& st) const override {
+    return linalg_overlap(p, sh, st, a.p, a.shape, a.strides) || linalg_overlap(p, sh, st, b.p, b.shape, b.strides);
+  }
+};
+
 }  // namespace detail
 
 /// Matrix product with NumPy's semantics (numpy.matmul, `@`): 1-D operands
@@ -169,16 +195,20 @@ auto matmul(A&& a, B&& b) {
   constexpr std::size_t RA = detail::expr_of_t<A>::rank, RB = detail::expr_of_t<B>::rank;
   static_assert(RA >= 1 && RB >= 1, "sinter::matmul: operands must have rank 1 or more (NumPy: no scalars)");
   constexpr std::size_t RO = detail::matmul_rank_v<RA, RB>;
-  const auto ma = detail::memory_of<T, P>(std::forward<A>(a));
-  const auto mb = detail::memory_of<T, P>(std::forward<B>(b));
+  auto ma = detail::memory_of<T, P>(std::forward<A>(a));
+  auto mb = detail::memory_of<T, P>(std::forward<B>(b));
   const auto shape = detail::matmul_shape(detail::dynamic_operand(ma), detail::dynamic_operand(mb));
   extents<RO> ext{};
   for (std::size_t i = 0; i < RO; ++i) ext[i] = shape[i];
-  array<T, RO, P> out(ext, detail::linalg_policy_of<P>(ma.p));
-  const extents<RO> st = out.strides();
-  detail::matmul_run<T, P>(ma, mb, {out.data(), RO, ext.data(), st.data()}, T(1), T(0), "matmul");
-  if constexpr (RO == 0) return detail::linalg_scalar<P>(out.data());
-  else return out;
+  if constexpr (RO >= 1 && !std::is_same_v<P, cuda>) {
+    return product<T, RO, P>(std::make_shared<detail::product_state<T, RO, P, RA, RB>>(std::move(ma), std::move(mb), ext));
+  } else {
+    array<T, RO, P> out(ext, detail::linalg_policy_of<P>(ma.p));
+    const extents<RO> st = out.strides();
+    detail::matmul_run<T, P>(ma, mb, {out.data(), RO, ext.data(), st.data()}, T(1), T(0), "matmul");
+    if constexpr (RO == 0) return detail::linalg_scalar<P>(out.data());
+    else return out;
+  }
 }
 
 /// c = alpha * matmul(a, b) + beta * c in one GEMM (its alpha and beta), no

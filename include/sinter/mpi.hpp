@@ -1,0 +1,14 @@
+#pragma once
+/// \file mpi.hpp
+/// sinter's distributed arrays over MPI, in one header (not included by
+/// sinter.hpp: link the CMake target sinter::mpi). A distributed array is a
+/// sinter::array of policy sinter::mpi::dist<Local>: global shape, rows
+/// block-distributed over a communicator, every expression, view and
+/// reduction of sinter working on it unchanged.
+#include "sinter.hpp"
+#include "mpi/blocks.hpp"
+#include "mpi/comm.hpp"
+#include "mpi/dist_array.hpp"
+#include "mpi/pass.hpp"
+#include "mpi/policy.hpp"
+#include "mpi/region.hpp"

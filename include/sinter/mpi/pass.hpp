@@ -1,0 +1,224 @@
+#pragma once
+/// \file mpi/pass.hpp
+/// One assignment into a distributed array: the output's rows that this
+/// rank owns are found from the registry, every leaf's tree is restricted to
+/// those rows (generators keep their global positions), the ghost rows each
+/// rank reads are exchanged, and the restricted pass runs on the local
+/// policy's ordinary engine. A pass that does not write what it reads runs
+/// its interior rows (those that read no ghost row) during the exchange.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "../evaluate.hpp"
+#include "policy.hpp"
+#include "region.hpp"
+
+namespace sinter::mpi::detail {
+
+using sinter::extents;
+using sinter::index_t;
+
+/// The same bound tree over rows [lo, lo + len) of axis 0 only: memory
+/// leaves move their pointer, generators their position (so a random
+/// array keeps its global values), scalars stay.
+template <class N>
+N restrict_rows(const N& n, index_t lo, index_t len);
+template <class N, std::size_t... I>
+N restrict_children(const N& n, index_t lo, index_t len, std::index_sequence<I...>) {
+  N m{n.fn(), sinter::detail::make_pack(restrict_rows(sinter::detail::get<I>(n.args), lo, len)...), n.shape};
+  m.shape[0] = len;
+  return m;
+}
+template <class N>
+N restrict_rows(const N& n, index_t lo, index_t len) {
+  if constexpr (requires { n.args; }) {
+    return restrict_children(n, lo, len, std::make_index_sequence<sinter::detail::pack_size_v<decltype(n.args)>>{});
+  } else if constexpr (requires { n.ptr; }) {
+    N m = n;
+    m.ptr += lo * m.strides[0];
+    m.shape[0] = len;
+    return m;
+  } else if constexpr (requires { n.gen; }) {
+    N m = n;
+    m.base += lo * m.strides[0];
+    m.shape[0] = len;
+    return m;
+  } else {
+    static_assert(N::rank == 0, "sinter::mpi: an expression node that a distributed pass cannot split by rows");
+    return n;
+  }
+}
+
+/// Where a memory leaf's rows sit in its region, in bytes from the
+/// region's base: output row i starts at rel + i * s0; a row spans
+/// [span_lo, span_hi) around its start.
+struct leaf_rows {
+  region* g = nullptr;
+  std::int64_t rel = 0, s0 = 0, span_lo = 0, span_hi = 0;
+  /// Region rows read for output rows [lo, hi) (hi > lo).
+  std::pair<index_t, index_t> rows(index_t lo, index_t hi) const {
+    if (g->replicated) return {0, 0};
+    const std::int64_t a = rel + lo * s0, c = rel + (hi - 1) * s0;
+    const auto blo = static_cast<std::size_t>((a < c ? a : c) + span_lo);
+    const auto bhi = static_cast<std::size_t>((a < c ? c : a) + span_hi);
+    return {g->row_of(blo), g->row_of(bhi - 1) + 1};
+  }
+};
+
+/// Throws value_error with sinter's wording.
+[[noreturn]] inline void refuse(const std::string& what) { throw value_error("sinter::mpi: " + what); }
+
+/// leaf_rows of every memory leaf of `bound` held in a region (local arrays
+/// are replicated and skipped); refuses generators that read distributed memory.
+template <class Node>
+void collect_leaves(const Node& bound, MPI_Comm comm, std::vector<leaf_rows>& out) {
+  sinter::detail::for_each_leaf(bound, [&](const auto& l) {
+    using L = std::remove_cvref_t<decltype(l)>;
+    if constexpr (sinter::detail::is_memory_leaf<L>::value) {
+      if (sinter::detail::shape_size(l.shape) == 0) return;
+      region* g = find_region(l.ptr);
+      if (!g) return;
+      if (g->n0 < 0 && !g->replicated) refuse("a distributed array is read before it was written; fill it first");
+      if (g->comm != comm) refuse("operands are distributed over different communicators; redistribute one");
+      constexpr auto sz = static_cast<std::int64_t>(sizeof(typename L::value_type));
+      leaf_rows r;
+      r.g = g;
+      r.rel = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(l.ptr) - g->base);
+      r.s0 = L::rank > 0 ? l.strides[0] * sz : 0;
+      r.span_hi = sz;
+      for (std::size_t d = 1; d < L::rank; ++d) {
+        const std::int64_t span = (l.shape[d] - 1) * l.strides[d] * sz;
+        (span < 0 ? r.span_lo : r.span_hi) += span;
+      }
+      out.push_back(r);
+    } else if constexpr (requires { l.gen.touches(std::uintptr_t{}, std::uintptr_t{}); }) {
+      auto& reg = regions();
+      std::lock_guard<std::mutex> lock(reg.m);
+      for (const auto& [base, g] : reg.by_base)
+        if (l.gen.touches(base, base + g.reserved))
+          refuse("roll, pad, take or concatenate of a distributed array; gather it first (sinter::mpi::gather)");
+    }
+  });
+}
+
+/// Output rows [lo, hi) that rank q computes, for an output of n rows in
+/// region g: rows mode (axis 0 maps to region rows from r0 with step +1)
+/// or one region row (`row`, owned by one rank).
+struct out_rows {
+  region* g;
+  bool by_rows;
+  index_t r0, n, row;
+  std::pair<index_t, index_t> of(int q) const {
+    const auto [b, e] = g->owned(q);
+    if (!by_rows) return (row >= b && row < e) ? std::pair<index_t, index_t>{0, n} : std::pair<index_t, index_t>{0, 0};
+    const auto clamp = [&](index_t v) { return v < 0 ? index_t{0} : (v > n ? n : v); };
+    return {clamp(b - r0), clamp(e - r0)};
+  }
+};
+
+/// The rows of output leaf `out` each rank computes; sets a region's
+/// layout at its first whole write; refuses outputs whose axis 0 is not
+/// the distributed rows at step +1 (identical on every rank: no hang).
+template <class T, std::size_t R>
+out_rows output_rows(const sinter::detail::memory_leaf<T, R>& out) {
+  static_assert(R >= 1, "sinter::mpi: a distributed array has at least one axis");
+  region* g = find_region(out.ptr);
+  if (!g) refuse("a distributed pass into memory that is not a distributed array's");
+  const auto sz = sizeof(T);
+  const auto rel = reinterpret_cast<std::uintptr_t>(out.ptr) - g->base;
+  if (g->n0 < 0) {
+    if (rel != 0 || static_cast<std::size_t>(sinter::detail::shape_size(out.shape)) * sz != g->bytes)
+      refuse("the first write to a distributed array must cover it whole (its row layout is not known yet); "
+             "create it with sinter::mpi::empty or a factory");
+    set_rows(*g, out.shape[0]);
+  }
+  g->replicated = false;  // this pass writes only the owned rows
+  if (g->row_bytes == 0) return {g, true, 0, out.shape[0], 0};
+  if (static_cast<std::size_t>(out.strides[0]) * sz == g->row_bytes && out.strides[0] > 0)
+    return {g, true, g->row_of(rel), out.shape[0], 0};
+  const auto [lo, hi] = sinter::detail::byte_range(out);
+  if (g->row_of(lo - g->base) == g->row_of(hi - 1 - g->base)) return {g, false, 0, out.shape[0], g->row_of(lo - g->base)};
+  refuse("assignment to a view whose axis 0 is not the distributed rows at step 1 (a step, reversal or transpose "
+         "of axis 0); assign to rows at step 1, or gather the array, work on it locally and scatter it back");
+}
+
+/// The ghost rows of every region read by `leaves`, for every rank (the
+/// same table on every rank), given each rank's output rows.
+inline std::vector<region_need> needs_of(const std::vector<leaf_rows>& leaves, const out_rows& o) {
+  std::vector<region_need> needs;
+  for (const auto& l : leaves) {
+    if (l.g->replicated) continue;
+    region_need* n = nullptr;
+    for (auto& x : needs)
+      if (x.g == l.g) n = &x;
+    if (!n) {
+      needs.push_back({l.g, std::vector<std::pair<index_t, index_t>>(static_cast<std::size_t>(l.g->size), {0, 0})});
+      n = &needs.back();
+    }
+    for (int q = 0; q != l.g->size; ++q) {
+      const auto [lo, hi] = o.of(q);
+      if (hi <= lo) continue;
+      const auto [rlo, rhi] = l.rows(lo, hi);
+      auto& nq = n->need[static_cast<std::size_t>(q)];
+      if (nq.second <= nq.first) nq = {rlo, rhi};
+      else nq = {std::min(nq.first, rlo), std::max(nq.second, rhi)};
+    }
+  }
+  return needs;
+}
+
+/// Whether output row i reads only rows this rank owns.
+inline bool interior_row(const std::vector<leaf_rows>& leaves, index_t i) {
+  for (const auto& l : leaves) {
+    if (l.g->replicated) continue;
+    const auto [lo, hi] = l.rows(i, i + 1);
+    if (lo < l.g->b || hi > l.g->e) return false;
+  }
+  return true;
+}
+
+/// `out = bound` restricted to output rows [lo, hi), on the local policy.
+template <class L, class T, std::size_t R, class Bound>
+void local_rows(const L& local, const sinter::detail::memory_leaf<T, R>& out, const Bound& bound, index_t lo,
+                index_t hi) {
+  if (hi <= lo) return;
+  const auto o = restrict_rows(out, lo, hi - lo);
+  const auto b = restrict_rows(bound, lo, hi - lo);
+  sinter::detail::assign_bound(local, o, b, b);
+}
+
+/// The distributed pass `out = bound` (bound to out's global shape).
+template <class L, class T, std::size_t R, class Bound>
+void dist_pass(const dist<L>& pol, const sinter::detail::memory_leaf<T, R>& out, const Bound& bound) {
+  if (sinter::detail::shape_size(out.shape) == 0) return;
+  const out_rows o = output_rows(out);
+  std::vector<leaf_rows> leaves;
+  collect_leaves(bound, pol.comm.get(), leaves);
+  if (o.g->comm != pol.comm.get()) refuse("the output's communicator differs from the policy's");
+  const bool aliased = sinter::detail::needs_temporary(out, bound);
+  const auto [lo, hi] = o.of(o.g->rank);
+  halo_requests reqs;
+  const auto needs = needs_of(leaves, o);
+  for (std::size_t k = 0; k != needs.size(); ++k) start_halo(needs[k], static_cast<int>(k), reqs);
+  if (aliased || reqs.reqs.empty()) {  // in place: every rank's old rows are sent before any is overwritten
+    reqs.wait();
+    local_rows(pol.local, out, bound, lo, hi);
+    return;
+  }
+  index_t ilo = lo, ihi = hi;
+  while (ilo < ihi && !interior_row(leaves, ilo)) ++ilo;
+  while (ihi > ilo && !interior_row(leaves, ihi - 1)) --ihi;
+  local_rows(pol.local, out, bound, ilo, ihi);  // overlaps the exchange
+  reqs.wait();
+  if (ilo == ihi) {
+    local_rows(pol.local, out, bound, lo, hi);
+    return;
+  }
+  local_rows(pol.local, out, bound, lo, ilo);
+  local_rows(pol.local, out, bound, ihi, hi);
+}
+
+}  // namespace sinter::mpi::detail

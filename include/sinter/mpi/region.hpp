@@ -1,0 +1,212 @@
+#pragma once
+/// \file mpi/region.hpp
+/// The memory of distributed arrays: each array reserves an address range of
+/// its whole global size on every rank (PROT_NONE, no swap reserved) and
+/// makes readable and writable only the rows this rank owns plus the ghost
+/// rows its passes read, so a stray access faults instead of corrupting. A
+/// process-wide registry maps an address to its region (base, rows, row
+/// bytes, owned rows, communicator); the halo exchange moves rows between
+/// ranks' regions with non-blocking MPI.
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <new>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "../core/error.hpp"
+#include "blocks.hpp"
+#include "comm.hpp"
+
+namespace sinter::mpi::detail {
+
+/// One distributed array's reserved address range and row layout.
+struct region {
+  std::uintptr_t base = 0;     ///< first byte (page aligned)
+  std::size_t reserved = 0;    ///< bytes reserved (a page multiple, at least one page)
+  std::size_t bytes = 0;       ///< the array's bytes
+  MPI_Comm comm = MPI_COMM_WORLD;
+  int rank = 0, size = 1;
+  index_t n0 = -1;             ///< global rows; -1 until the layout is known (first whole write)
+  std::size_t row_bytes = 0;   ///< bytes of one row (bytes / n0)
+  index_t b = 0, e = 0;        ///< rows [b, e) owned by this rank
+  std::size_t clo = 0, chi = 0;  ///< committed bytes [clo, chi), relative to base, page aligned
+  bool replicated = false;     ///< every row valid on every rank (a result computed everywhere)
+  /// Global row of the byte at relative offset `off` (row_bytes > 0).
+  index_t row_of(std::size_t off) const { return static_cast<index_t>(off / row_bytes); }
+  /// Rows [b, e) that rank q owns.
+  std::pair<index_t, index_t> owned(int q) const { return block_rows(n0, size, q); }
+};
+
+/// The process-wide registry of regions, by base address.
+struct region_registry {
+  std::mutex m;
+  std::map<std::uintptr_t, region> by_base;
+};
+inline region_registry& regions() {
+  static region_registry r;
+  return r;
+}
+
+inline std::size_t page_bytes() {
+  static const std::size_t p = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  return p;
+}
+
+/// The region holding address p, or nullptr (a local array).
+inline region* find_region(const void* p) {
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  auto& reg = regions();
+  std::lock_guard<std::mutex> lock(reg.m);
+  auto it = reg.by_base.upper_bound(a);
+  if (it == reg.by_base.begin()) return nullptr;
+  --it;
+  return a < it->first + it->second.reserved ? &it->second : nullptr;
+}
+
+/// Makes rows [lo, hi) of g readable and writable (rounded out to pages).
+inline void commit_rows(region& g, index_t lo, index_t hi) {
+  if (hi <= lo || g.row_bytes == 0) return;
+  const std::size_t pg = page_bytes();
+  std::size_t blo = static_cast<std::size_t>(lo) * g.row_bytes / pg * pg;
+  std::size_t bhi = (static_cast<std::size_t>(hi) * g.row_bytes + pg - 1) / pg * pg;
+  if (g.chi > g.clo) {
+    if (blo >= g.clo && bhi <= g.chi) return;
+    blo = std::min(blo, g.clo);
+    bhi = std::max(bhi, g.chi);
+  }
+  if (mprotect(reinterpret_cast<void*>(g.base + blo), bhi - blo, PROT_READ | PROT_WRITE) != 0)
+    throw std::bad_alloc();
+  g.clo = blo;
+  g.chi = bhi;
+}
+
+/// Sets g's row layout (n0 rows) and commits this rank's rows.
+inline void set_rows(region& g, index_t n0) {
+  if (n0 < 0 || (n0 > 0 && g.bytes % static_cast<std::size_t>(n0) != 0))
+    throw value_error("sinter::mpi: distributed array of " + std::to_string(g.bytes) + " bytes cannot have " +
+                      std::to_string(n0) + " rows; create it with its global shape");
+  g.n0 = n0;
+  g.row_bytes = n0 > 0 ? g.bytes / static_cast<std::size_t>(n0) : 0;
+  const auto [b, e] = block_rows(n0, g.size, g.rank);
+  g.b = b;
+  g.e = e;
+  commit_rows(g, b, e);
+}
+
+/// Reserves a region of `bytes` on communicator c (collective: a failure on
+/// one rank throws on every rank, before any rank uses the array).
+inline void* reserve_region(const communicator& c, std::size_t bytes) {
+  const std::size_t pg = page_bytes();
+  const std::size_t len = std::max<std::size_t>((bytes + pg - 1) / pg * pg, pg);
+  void* p = mmap(nullptr, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  int ok = p != MAP_FAILED ? 1 : 0, all = 0;
+  check(MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, c.get()), "MPI_Allreduce");
+  if (all == 0) {
+    if (ok) munmap(p, len);
+    throw std::bad_alloc();
+  }
+  region g;
+  g.base = reinterpret_cast<std::uintptr_t>(p);
+  g.reserved = len;
+  g.bytes = bytes;
+  g.comm = c.get();
+  g.rank = c.rank();
+  g.size = c.size();
+  auto& reg = regions();
+  std::lock_guard<std::mutex> lock(reg.m);
+  reg.by_base[g.base] = g;
+  return p;
+}
+
+/// Unmaps and forgets the region at p.
+inline void release_region(void* p) noexcept {
+  auto& reg = regions();
+  std::size_t len = 0;
+  {
+    std::lock_guard<std::mutex> lock(reg.m);
+    auto it = reg.by_base.find(reinterpret_cast<std::uintptr_t>(p));
+    if (it == reg.by_base.end()) return;
+    len = it->second.reserved;
+    reg.by_base.erase(it);
+  }
+  munmap(p, len);
+}
+
+/// The rows of one region that each rank's pass reads: need[q] = [lo, hi)
+/// (empty when lo >= hi), the same table on every rank.
+struct region_need {
+  region* g = nullptr;
+  std::vector<std::pair<index_t, index_t>> need;
+};
+
+/// Posted sends and receives of a halo exchange; wait() completes them
+/// (the destructor too, so no buffer is released while MPI uses it).
+struct halo_requests {
+  std::vector<MPI_Request> reqs;
+  halo_requests() = default;
+  halo_requests(const halo_requests&) = delete;
+  halo_requests& operator=(const halo_requests&) = delete;
+  /// Completes every posted transfer.
+  void wait() {
+    if (reqs.empty()) return;
+    check(MPI_Waitall(static_cast<int>(reqs.size()), reqs.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+    reqs.clear();
+  }
+  ~halo_requests() {
+    if (!reqs.empty()) MPI_Waitall(static_cast<int>(reqs.size()), reqs.data(), MPI_STATUSES_IGNORE);
+  }
+};
+
+/// Posts one transfer of `bytes` at p to or from `peer`, in pieces below INT_MAX bytes.
+inline void post_bytes(bool send, std::uintptr_t p, std::size_t bytes, int peer, int tag, MPI_Comm comm,
+                       halo_requests& out) {
+  constexpr std::size_t piece = std::size_t{1} << 30;
+  for (std::size_t off = 0; off < bytes; off += piece) {
+    const int n = static_cast<int>(std::min(piece, bytes - off));
+    MPI_Request r;
+    void* at = reinterpret_cast<void*>(p + off);
+    if (send) check(MPI_Isend(at, n, MPI_BYTE, peer, tag, comm, &r), "MPI_Isend");
+    else check(MPI_Irecv(at, n, MPI_BYTE, peer, tag, comm, &r), "MPI_Irecv");
+    out.reqs.push_back(r);
+    auto& st = exchange_stats();
+    (send ? st.bytes_sent : st.bytes_received) += static_cast<std::uint64_t>(n);
+    ++st.messages;
+  }
+}
+
+/// Commits the ghost rows this rank needs of n.g and posts the exchange:
+/// rows another rank needs from this rank's block are sent, rows this rank
+/// needs from another's are received. Returns the bytes this rank receives.
+inline std::size_t start_halo(const region_need& n, int tag, halo_requests& out) {
+  region& g = *n.g;
+  if (g.replicated || g.size == 1) return 0;
+  const auto [mlo, mhi] = n.need[static_cast<std::size_t>(g.rank)];
+  if (mhi > mlo) commit_rows(g, mlo, mhi);
+  std::size_t got = 0;
+  for (int p = 0; p != g.size; ++p) {
+    if (p == g.rank) continue;
+    const auto [plo, phi] = g.owned(p);
+    const index_t rlo = std::max(mlo, plo), rhi = std::min(mhi, phi);  // rows p sends here
+    if (rhi > rlo) {
+      const std::size_t bytes = static_cast<std::size_t>(rhi - rlo) * g.row_bytes;
+      post_bytes(false, g.base + static_cast<std::size_t>(rlo) * g.row_bytes, bytes, p, tag, g.comm, out);
+      got += bytes;
+    }
+    const auto [nlo, nhi] = n.need[static_cast<std::size_t>(p)];
+    const index_t slo = std::max(nlo, g.b), shi = std::min(nhi, g.e);  // rows sent to p
+    if (shi > slo)
+      post_bytes(true, g.base + static_cast<std::size_t>(slo) * g.row_bytes,
+                 static_cast<std::size_t>(shi - slo) * g.row_bytes, p, tag, g.comm, out);
+  }
+  return got;
+}
+
+}  // namespace sinter::mpi::detail

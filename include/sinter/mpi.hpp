@@ -11,4 +11,5 @@
 #include "mpi/dist_array.hpp"
 #include "mpi/pass.hpp"
 #include "mpi/policy.hpp"
+#include "mpi/reduce.hpp"
 #include "mpi/region.hpp"

@@ -3,7 +3,8 @@
 /// The host GEMM of linalg.hpp: one strided matrix product on CBLAS
 /// (cblas_sgemm / cblas_dgemm). An operand whose rows or columns are
 /// contiguous is passed as it lies (a transpose and a leading dimension);
-/// any other layout is copied first. Needs SINTER_HAS_BLAS, which the CMake
+/// any other layout is copied first. half and bfloat16: blocks widened to
+/// float, one cblas_sgemm per block, rounded back once (linalg/half_blocks.hpp). Needs SINTER_HAS_BLAS, which the CMake
 /// target sinter::blas defines with the library to link; without it a use
 /// fails to compile with one message naming that target.
 #include <algorithm>
@@ -15,8 +16,10 @@
 
 #include "../config.hpp"
 #include "../core/error.hpp"
+#include "../core/half.hpp"
 #include "../core/shape.hpp"
 #include "../policy/host_memory.hpp"
+#include "half_blocks.hpp"
 
 #if defined(SINTER_HAS_BLAS)
 #include <cblas.h>
@@ -119,13 +122,10 @@ pooled_matrix<T> pooled_copy(const strided_matrix<const T>& m) {
   return {d, {d.get(), m.rows, m.cols, m.cols, 1}};
 }
 
-/// C = alpha * A B + beta * C for strided A (m x k), B (k x n), C (m x n):
-/// one GEMM, the operands read in place where BLAS can, C written in place
-/// where its rows or columns are contiguous (columns: C^T = B^T A^T).
+/// gemm_strided for float and double: one BLAS call.
 template <class T>
-void gemm_strided(strided_matrix<const T> a, strided_matrix<const T> b, strided_matrix<T> c, T alpha, T beta) {
+void gemm_strided_blas(strided_matrix<const T> a, strided_matrix<const T> b, strided_matrix<T> c, T alpha, T beta) {
   const index_t m = c.rows, n = c.cols, k = a.cols;
-  if (m == 0 || n == 0) return;
   if (k == 0) {  // no products: BLAS may skip the beta scaling
     for (index_t i = 0; i < m; ++i)
       for (index_t j = 0; j < n; ++j) {
@@ -151,6 +151,25 @@ void gemm_strided(strided_matrix<const T> a, strided_matrix<const T> b, strided_
     for (index_t i = 0; i < m; ++i)
       for (index_t j = 0; j < n; ++j) c.p[i * c.s0 + j * c.s1] = t[i * n + j];
   }
+}
+
+/// C = alpha * A B + beta * C for strided A (m x k), B (k x n), C (m x n):
+/// one GEMM, the operands read in place where BLAS can, C written in place
+/// where its rows or columns are contiguous (columns: C^T = B^T A^T).
+/// half and bfloat16: half_gemm_blocks on cblas_sgemm.
+template <class T>
+void gemm_strided(strided_matrix<const T> a, strided_matrix<const T> b, strided_matrix<T> c, T alpha, T beta) {
+  const index_t m = c.rows, n = c.cols, k = a.cols;
+  if (m == 0 || n == 0) return;
+  if constexpr (is_half_like_v<T>)
+    half_gemm_blocks<T>(a.p, a.s0, a.s1, b.p, b.s0, b.s1, c.p, c.s0, c.s1, m, n, k, static_cast<float>(alpha),
+                        static_cast<float>(beta),
+                        [](const float* pa, const float* pb, float* pc, index_t r, index_t nn, index_t kk, float al,
+                           float be) {
+                          gemm_strided_blas<float>({pa, r, kk, kk, 1}, {pb, kk, nn, nn, 1}, {pc, r, nn, nn, 1}, al, be);
+                        });
+  else
+    gemm_strided_blas<T>(a, b, c, alpha, beta);
 }
 
 }  // namespace sinter::detail

@@ -3,7 +3,8 @@
 /// The cuda GEMM of linalg.hpp (files compiled by nvcc): cublasSgemm /
 /// cublasDgemm for one product, cublas{S,D}gemmStridedBatched for the batch
 /// axes that share one uniform stride (broadcast: stride 0), a loop over the
-/// others. cuBLAS is column-major: a C whose rows are contiguous is computed
+/// others; half and bfloat16 through cublasGemmEx / cublasGemmStridedBatchedEx
+/// (16-bit inputs and output, CUBLAS_COMPUTE_32F, float alpha and beta). cuBLAS is column-major: a C whose rows are contiguous is computed
 /// as C^T = B^T A^T; operands whose rows or columns are contiguous are read
 /// in place (CUBLAS_OP_T and a leading dimension), others copied first by a
 /// sinter pass into a pooled array on the policy's stream. One cuBLAS handle
@@ -22,6 +23,7 @@
 
 #include "array.hpp"
 #include "core/error.hpp"
+#include "core/half.hpp"
 #include "core/shape.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/plan.hpp"
@@ -151,35 +153,91 @@ inline cublasHandle_t cublas_handle(const cuda& pol) {
   return h;
 }
 
-/// One cublas{S,D}gemm (count 1) or its strided-batched form.
+/// cuBLAS's data type of a 16-bit element: CUDA_R_16F (half), CUDA_R_16BF (bfloat16).
+template <class T>
+inline constexpr cudaDataType_t cublas_data_type = std::is_same_v<T, half> ? CUDA_R_16F : CUDA_R_16BF;
+
+/// The arguments of one cublasGemmEx (count 1) or cublasGemmStridedBatchedEx
+/// call of 16-bit operands (host code, tested without a GPU).
+struct cublas_ex_args {
+  cublasOperation_t op_first, op_second;
+  int m, n, k;
+  float alpha, beta;  ///< CUBLAS_COMPUTE_32F takes float scalars
+  const void* first;
+  cudaDataType_t type_first;
+  int ld_first;
+  long long stride_first;
+  const void* second;
+  cudaDataType_t type_second;
+  int ld_second;
+  long long stride_second;
+  void* out;
+  cudaDataType_t type_out;
+  int ldc;
+  long long stride_out;
+  int count;
+  cublasComputeType_t compute;  ///< CUBLAS_COMPUTE_32F: products summed in float
+};
+/// cublas_ex_args for cublas_call c on half or bfloat16 memory.
+template <class T>
+cublas_ex_args cublas_ex_of(const cublas_call& c, const T* first, const T* second, T* out, T alpha, T beta,
+                            index_t count, index_t s_first, index_t s_second, index_t s_out) {
+  static_assert(is_half_like_v<T>, "cublas_ex_of: half or bfloat16 only");
+  const auto op = [](bool t) { return t ? CUBLAS_OP_T : CUBLAS_OP_N; };
+  constexpr cudaDataType_t dt = cublas_data_type<T>;
+  return {op(c.trans_first), op(c.trans_second), blas_int(c.m), blas_int(c.n), blas_int(c.k),
+          static_cast<float>(alpha), static_cast<float>(beta), first, dt, blas_int(c.ld_first), s_first, second, dt,
+          blas_int(c.ld_second), s_second, out, dt, blas_int(c.ldc), s_out, blas_int(count), CUBLAS_COMPUTE_32F};
+}
+/// Runs x on handle h: cublasGemmEx, or cublasGemmStridedBatchedEx for count > 1.
+inline void cublas_ex_run(cublasHandle_t h, const cublas_ex_args& x) {
+  if (x.count == 1)
+    cublas_check(cublasGemmEx(h, x.op_first, x.op_second, x.m, x.n, x.k, &x.alpha, x.first, x.type_first, x.ld_first,
+                              x.second, x.type_second, x.ld_second, &x.beta, x.out, x.type_out, x.ldc, x.compute,
+                              CUBLAS_GEMM_DEFAULT),
+                 "cublasGemmEx");
+  else
+    cublas_check(cublasGemmStridedBatchedEx(h, x.op_first, x.op_second, x.m, x.n, x.k, &x.alpha, x.first,
+                                            x.type_first, x.ld_first, x.stride_first, x.second, x.type_second,
+                                            x.ld_second, x.stride_second, &x.beta, x.out, x.type_out, x.ldc,
+                                            x.stride_out, x.count, x.compute, CUBLAS_GEMM_DEFAULT),
+                 "cublasGemmStridedBatchedEx");
+}
+
+/// One cublas{S,D}gemm (count 1) or its strided-batched form; half and
+/// bfloat16: cublasGemmEx or cublasGemmStridedBatchedEx.
 template <class T>
 void cublas_gemm_call(cublasHandle_t h, const cublas_call& c, const T* first, const T* second, T* out, T alpha,
                       T beta, index_t count, index_t s_first, index_t s_second, index_t s_out) {
-  const auto op = [](bool t) { return t ? CUBLAS_OP_T : CUBLAS_OP_N; };
-  const int m = blas_int(c.m), n = blas_int(c.n), k = blas_int(c.k);
-  const int l1 = blas_int(c.ld_first), l2 = blas_int(c.ld_second), lc = blas_int(c.ldc);
-  if (count == 1) {
+  if constexpr (is_half_like_v<T>) {
+    cublas_ex_run(h, cublas_ex_of<T>(c, first, second, out, alpha, beta, count, s_first, s_second, s_out));
+  } else {
+    const auto op = [](bool t) { return t ? CUBLAS_OP_T : CUBLAS_OP_N; };
+    const int m = blas_int(c.m), n = blas_int(c.n), k = blas_int(c.k);
+    const int l1 = blas_int(c.ld_first), l2 = blas_int(c.ld_second), lc = blas_int(c.ldc);
+    if (count == 1) {
+      if constexpr (std::is_same_v<T, float>)
+        cublas_check(cublasSgemm(h, op(c.trans_first), op(c.trans_second), m, n, k, &alpha, first, l1, second, l2,
+                                 &beta, out, lc),
+                     "cublasSgemm");
+      else
+        cublas_check(cublasDgemm(h, op(c.trans_first), op(c.trans_second), m, n, k, &alpha, first, l1, second, l2,
+                                 &beta, out, lc),
+                     "cublasDgemm");
+      return;
+    }
+    const auto ll = [](index_t v) { return static_cast<long long>(v); };
     if constexpr (std::is_same_v<T, float>)
-      cublas_check(cublasSgemm(h, op(c.trans_first), op(c.trans_second), m, n, k, &alpha, first, l1, second, l2,
-                               &beta, out, lc),
-                   "cublasSgemm");
+      cublas_check(cublasSgemmStridedBatched(h, op(c.trans_first), op(c.trans_second), m, n, k, &alpha, first, l1,
+                                             ll(s_first), second, l2, ll(s_second), &beta, out, lc, ll(s_out),
+                                             blas_int(count)),
+                   "cublasSgemmStridedBatched");
     else
-      cublas_check(cublasDgemm(h, op(c.trans_first), op(c.trans_second), m, n, k, &alpha, first, l1, second, l2,
-                               &beta, out, lc),
-                   "cublasDgemm");
-    return;
+      cublas_check(cublasDgemmStridedBatched(h, op(c.trans_first), op(c.trans_second), m, n, k, &alpha, first, l1,
+                                             ll(s_first), second, l2, ll(s_second), &beta, out, lc, ll(s_out),
+                                             blas_int(count)),
+                   "cublasDgemmStridedBatched");
   }
-  const auto ll = [](index_t v) { return static_cast<long long>(v); };
-  if constexpr (std::is_same_v<T, float>)
-    cublas_check(cublasSgemmStridedBatched(h, op(c.trans_first), op(c.trans_second), m, n, k, &alpha, first, l1,
-                                           ll(s_first), second, l2, ll(s_second), &beta, out, lc, ll(s_out),
-                                           blas_int(count)),
-                 "cublasSgemmStridedBatched");
-  else
-    cublas_check(cublasDgemmStridedBatched(h, op(c.trans_first), op(c.trans_second), m, n, k, &alpha, first, l1,
-                                           ll(s_first), second, l2, ll(s_second), &beta, out, lc, ll(s_out),
-                                           blas_int(count)),
-                 "cublasDgemmStridedBatched");
 }
 
 #endif

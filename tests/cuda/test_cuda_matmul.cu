@@ -99,8 +99,26 @@ void check_plans() {
         }
 }
 
+/// cublasGemmEx / cublasGemmStridedBatchedEx on the host: the memory read
+/// as the types x names (T must match), column-major, summed in double.
+template <class T>
+void emulate_ex(const sd::cublas_ex_args& x) {
+  REQUIRE(x.type_first == sd::cublas_data_type<T>);
+  REQUIRE(x.type_second == x.type_first);
+  REQUIRE(x.type_out == x.type_first);
+  REQUIRE(x.compute == CUBLAS_COMPUTE_32F);
+  const sd::cublas_call c{true, false, x.op_first == CUBLAS_OP_T, x.op_second == CUBLAS_OP_T, x.m, x.n, x.k,
+                          x.ld_first, x.ld_second, x.ldc};
+  for (int q = 0; q < x.count; ++q)
+    emulate<T>(c, static_cast<const T*>(x.first) + q * x.stride_first,
+               static_cast<const T*>(x.second) + q * x.stride_second, static_cast<T*>(x.out) + q * x.stride_out,
+               T(x.alpha), T(x.beta));
+}
+
 /// The batched calls (cublas_batched) run through `emulate` on host memory:
 /// out = a @ b against loops over the broadcast batch; `calls` expected.
+/// half and bfloat16: through cublas_ex_of's arguments (emulate_ex).
+template <class T = double>
 void check_batched(const std::vector<index_t>& sha, const std::vector<index_t>& sta, const std::vector<index_t>& shb,
                    const std::vector<index_t>& stb, bool c_columns, index_t calls) {
   std::mt19937 gen(5);
@@ -110,23 +128,25 @@ void check_batched(const std::vector<index_t>& sha, const std::vector<index_t>& 
     for (std::size_t i = 0; i < sh.size(); ++i) e += (sh[i] - 1) * st[i];
     return e;
   };
-  std::vector<double> ba(static_cast<std::size_t>(extent(sha, sta))), bb(static_cast<std::size_t>(extent(shb, stb)));
-  for (auto& v : ba) v = dist(gen);
-  for (auto& v : bb) v = dist(gen);
-  const sd::linalg_operand<double> a{ba.data(), sha.size(), sha.data(), sta.data()};
-  const sd::linalg_operand<double> b{bb.data(), shb.size(), shb.data(), stb.data()};
+  std::vector<T> ba(static_cast<std::size_t>(extent(sha, sta))), bb(static_cast<std::size_t>(extent(shb, stb)));
+  for (auto& v : ba) v = static_cast<T>(dist(gen));
+  for (auto& v : bb) v = static_cast<T>(dist(gen));
+  const sd::linalg_operand<T> a{ba.data(), sha.size(), sha.data(), sta.data()};
+  const sd::linalg_operand<T> b{bb.data(), shb.size(), shb.data(), stb.data()};
   const std::vector<index_t> sho = sd::matmul_shape(a, b);
   const std::size_t ro = sho.size(), nb = ro - (a.rank >= 2) - (b.rank >= 2);
   std::vector<index_t> sto(ro, 1);
   for (std::size_t i = ro; i-- > 1;) sto[i - 1] = sto[i] * sho[i];
   const index_t size = ro ? sto[0] * sho[0] : 1;
   if (c_columns) sto[ro - 2] = 1, sto[ro - 1] = sho[ro - 2];  // each matrix column-major
-  std::vector<double> bo(static_cast<std::size_t>(size), 0.0);
-  const index_t got = sd::cublas_batched<double>(
+  std::vector<T> bo(static_cast<std::size_t>(size), T(0));
+  const index_t got = sd::cublas_batched<T>(
       a, b, {bo.data(), ro, sho.data(), sto.data()},
-      [](const sd::cublas_call& c, const double* f, const double* x, double* o, index_t count, index_t sf,
-         index_t sx, index_t so) {
-        for (index_t q = 0; q < count; ++q) emulate<double>(c, f + q * sf, x + q * sx, o + q * so, 1.0, 0.0);
+      [](const sd::cublas_call& c, const T* f, const T* x, T* o, index_t count, index_t sf, index_t sx, index_t so) {
+        if constexpr (st::is_half_like_v<T>)
+          emulate_ex<T>(sd::cublas_ex_of<T>(c, f, x, o, T(1), T(0), count, sf, sx, so));
+        else
+          for (index_t q = 0; q < count; ++q) emulate<T>(c, f + q * sf, x + q * sx, o + q * so, T(1), T(0));
       });
   CHECK(got == calls);
   const index_t k = sha.back();
@@ -144,9 +164,11 @@ void check_batched(const std::vector<index_t>& sha, const std::vector<index_t>& 
     if (b.rank >= 2) ob += idx[ro - 1] * stb[shb.size() - 1];
     double want = 0;
     for (index_t l = 0; l < k; ++l)
-      want += ba[static_cast<std::size_t>(oa + l * sta.back())] *
-              bb[static_cast<std::size_t>(ob + l * stb[b.rank >= 2 ? shb.size() - 2 : 0])];
-    CHECK(bo[static_cast<std::size_t>(oo)] == doctest::Approx(want).epsilon(1e-12));
+      want += double(ba[static_cast<std::size_t>(oa + l * sta.back())]) *
+              double(bb[static_cast<std::size_t>(ob + l * stb[b.rank >= 2 ? shb.size() - 2 : 0])]);
+    // 16-bit outputs: one rounding (unit roundoff 2^-11 half, 2^-8 bfloat16).
+    CHECK(double(bo[static_cast<std::size_t>(oo)]) ==
+          doctest::Approx(want).epsilon(st::is_half_like_v<T> ? 4e-3 : 1e-12));
   }
 }
 
@@ -177,7 +199,7 @@ template <class T>
 void check_device() {
   std::mt19937 gen(11);
   std::uniform_real_distribution<double> dist(-1, 1);
-  const double tol = sizeof(T) == 4 ? 1e-4 : 1e-12;
+  const double tol = sizeof(T) == 2 ? 1e-2 : sizeof(T) == 4 ? 1e-4 : 1e-12;  // 16-bit: one rounding of the sum
   const auto close = [&](const std::vector<double>& got, const std::vector<double>& want) {
     REQUIRE(got.size() == want.size());
     for (std::size_t i = 0; i < got.size(); ++i) CHECK(got[i] == doctest::Approx(want[i]).epsilon(tol));
@@ -271,6 +293,28 @@ TEST_CASE("cuda matmul: batched calls, broadcast and transposed, equal loops (ho
   check_batched({2, 3, 5, 7}, {0, 35, 7, 1}, {2, 1, 7, 4}, {28, 0, 4, 1}, false, 2);  // a broadcast outer, b inner
 }
 
+TEST_CASE_TEMPLATE("cuda matmul: half and bfloat16 through cublasGemmEx's arguments (host)", T, sinter::half,
+                   sinter::bfloat16) {
+  using test_cuda_matmul::check_batched;
+  check_batched<T>({4, 3, 5, 7}, {105, 35, 7, 1}, {7, 2}, {2, 1}, false, 1);        // strided-batched, b stride 0
+  check_batched<T>({4, 1, 5, 7}, {35, 35, 7, 1}, {3, 7, 2}, {14, 2, 1}, false, 4);  // outer loop of 4, runs of 3
+  check_batched<T>({2, 5, 7}, {35, 1, 5}, {2, 7, 3}, {21, 1, 7}, false, 1);         // transposed operands (OP_T)
+  check_batched<T>({3, 5, 7}, {40, 7, 1}, {3, 7, 2}, {14, 2, 1}, false, 1);         // padded batch stride
+  check_batched<T>({7}, {1}, {3, 7, 2}, {14, 2, 1}, false, 1);                      // 1-D first operand
+  check_batched<T>({3, 5, 7}, {35, 7, 1}, {3, 7, 4}, {28, 4, 1}, true, 1);          // C column-major: C = A B
+  // alpha and beta reach cuBLAS as float (CUBLAS_COMPUTE_32F's scalar type).
+  const sinter::detail::cublas_call c{true, true, false, true, 3, 4, 5, 6, 7, 8};
+  T buf[1] = {T(0)};
+  const auto x = sinter::detail::cublas_ex_of<T>(c, buf, buf, buf, T(2), T(-0.5f), 3, 10, 0, 12);
+  CHECK(x.alpha == 2.0f);
+  CHECK(x.beta == -0.5f);
+  CHECK(x.op_first == CUBLAS_OP_N);
+  CHECK(x.op_second == CUBLAS_OP_T);
+  CHECK((x.ld_first == 6 && x.ld_second == 7 && x.ldc == 8 && x.count == 3));
+  CHECK((x.stride_first == 10 && x.stride_second == 0 && x.stride_out == 12));
+  CHECK(x.type_out == (std::is_same_v<T, sinter::half> ? CUDA_R_16F : CUDA_R_16BF));
+}
+
 TEST_CASE("cuda matmul: errors without a device") {
   namespace st = sinter;
   try {
@@ -295,4 +339,6 @@ TEST_CASE("cuda matmul: matmul, matmul_into, dot and tensordot against a triple 
   }
   test_cuda_matmul::check_device<float>();
   test_cuda_matmul::check_device<double>();
+  test_cuda_matmul::check_device<sinter::half>();
+  test_cuda_matmul::check_device<sinter::bfloat16>();
 }

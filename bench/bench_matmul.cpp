@@ -2,22 +2,25 @@
 //
 //   gemm/<type>/<n>/<impl>   C = A B, square n x n, float and double:
 //                            openblas (cblas_?gemm called directly into a
-//                            preallocated C), sinter (c = matmul(a, b): a
-//                            pooled result moved into c), sinter_into
+//                            preallocated C), sinter (c = matmul(a, b): the
+//                            pending product's one GEMM straight into c), sinter_into
 //                            (matmul_into(c, a, b)), eigen (C.noalias() = A * B,
 //                            Eigen's own GEMM)
 //   mlp/<impl>               y = relu(x @ w + b), x 4096x1024, w 1024x1024,
 //                            float: gemm_only (bare cblas_sgemm, the floor),
 //                            three_step (GEMM, then + b, then relu: NumPy's
-//                            way, as loops), sinter_unfused (y =
-//                            maximum(matmul(x, w) + b, 0): GEMM + one fused
-//                            pass), sinter_epilogue (matmul_epilogue: the
-//                            epilogue on each block of rows after its GEMM)
+//                            way, as loops), sinter_two_step (matmul_into
+//                            a whole product, then one sinter pass),
+//                            sinter_expression (y = maximum(matmul(x, w) +
+//                            b, 0): fused by assign's hook, linalg_fused.hpp),
+//                            sinter_epilogue (matmul_epilogue: the explicit
+//                            call; both run the epilogue on each block of
+//                            rows after its GEMM)
 //
 // Each sinter result is checked against the direct call before timing.
 // bench/matmul_numpy.py times NumPy on the same cases. Targets (issue 62):
-// sinter >= 0.97x direct OpenBLAS from n = 1024; mlp/sinter_epilogue >= 1.2x
-// NumPy's three steps and within 1.05x of gemm_only.
+// sinter >= 0.97x direct OpenBLAS from n = 1024; mlp/sinter_expression and
+// mlp/sinter_epilogue >= 1.2x NumPy's three steps and within 1.05x of gemm_only.
 //   ./bench_matmul --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 
@@ -134,9 +137,14 @@ void BM_mlp(benchmark::State& s, int impl) {
     }
     if (impl == 2) d.y = st::maximum(st::matmul(d.x, d.w) + d.bias, 0.f);
     if (impl == 3) st::matmul_epilogue(d.y, d.x, d.w, relu_of);
+    if (impl == 4) {
+      st::matmul_into(d.y, d.x, d.w);
+      d.y = st::maximum(d.y + d.bias, 0.f);
+    }
   };
   if (impl != 0) {
-    d.ref = st::maximum(st::matmul(d.x, d.w) + d.bias, 0.f);
+    st::matmul_into(d.ref, d.x, d.w);
+    d.ref = st::maximum(d.ref + d.bias, 0.f);
     run();
     check_close(d.y.data(), d.ref.data(), m * n, "mlp");
   }
@@ -148,19 +156,20 @@ void BM_mlp(benchmark::State& s, int impl) {
 
 }  // namespace
 
-BENCHMARK_CAPTURE(BM_gemm_f32, openblas, 0)->Name("gemm/f32/openblas")->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK_CAPTURE(BM_gemm_f32, sinter, 1)->Name("gemm/f32/sinter")->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK_CAPTURE(BM_gemm_f32, sinter_into, 2)->Name("gemm/f32/sinter_into")->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK_CAPTURE(BM_gemm_f64, openblas, 0)->Name("gemm/f64/openblas")->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK_CAPTURE(BM_gemm_f64, sinter, 1)->Name("gemm/f64/sinter")->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK_CAPTURE(BM_gemm_f64, sinter_into, 2)->Name("gemm/f64/sinter_into")->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_gemm_f32, openblas, 0)->Name("gemm/f32/openblas")->Arg(256)->Arg(1024)->Arg(4096)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_gemm_f32, sinter, 1)->Name("gemm/f32/sinter")->Arg(256)->Arg(1024)->Arg(4096)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_gemm_f32, sinter_into, 2)->Name("gemm/f32/sinter_into")->Arg(256)->Arg(1024)->Arg(4096)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_gemm_f64, openblas, 0)->Name("gemm/f64/openblas")->Arg(256)->Arg(1024)->Arg(4096)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_gemm_f64, sinter, 1)->Name("gemm/f64/sinter")->Arg(256)->Arg(1024)->Arg(4096)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_gemm_f64, sinter_into, 2)->Name("gemm/f64/sinter_into")->Arg(256)->Arg(1024)->Arg(4096)->Unit(benchmark::kMillisecond)->UseRealTime();
 #if SINTER_BENCH_HAS_EIGEN
 BENCHMARK_CAPTURE(BM_gemm_f32, eigen, 3)->Name("gemm/f32/eigen")->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_gemm_f64, eigen, 3)->Name("gemm/f64/eigen")->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 #endif
 BENCHMARK_CAPTURE(BM_mlp, gemm_only, 0)->Name("mlp/gemm_only")->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_mlp, three_step, 1)->Name("mlp/three_step")->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK_CAPTURE(BM_mlp, sinter_unfused, 2)->Name("mlp/sinter_unfused")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_mlp, sinter_two_step, 4)->Name("mlp/sinter_two_step")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_mlp, sinter_expression, 2)->Name("mlp/sinter_expression")->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_mlp, sinter_epilogue, 3)->Name("mlp/sinter_epilogue")->Unit(benchmark::kMillisecond)->UseRealTime();
 
 BENCHMARK_MAIN();

@@ -21,7 +21,7 @@
 #include "expression.hpp"
 #include "functions.hpp"
 #include "linalg/blas.hpp"
-#include "linalg/fused.hpp"
+#include "linalg_fused.hpp"
 #include "linalg/plan.hpp"
 #include "policy/par.hpp"
 #include "reduce.hpp"
@@ -154,7 +154,7 @@ bool linalg_overlap(const T* p, const extents<R>& sh, const extents<R>& st, cons
   return x.first && y.first && x.first < y.second && y.first < x.second;
 }
 
-/// A pending product of held operands (linalg/fused.hpp's product_core).
+/// A pending product of held operands (linalg_fused.hpp's product_core).
 template <class T, std::size_t RO, class P, std::size_t RA, std::size_t RB>
 struct product_state final : product_core<T, RO, P> {
   operand_memory<T, RA> a;

@@ -1,5 +1,5 @@
 #pragma once
-/// \file linalg/fused.hpp
+/// \file linalg_fused.hpp
 /// matmul's result as a leaf of a fused expression (host and par): the
 /// pending product (`product`), its leaf, and assign's hook (found by
 /// argument-dependent lookup, as join.hpp's assign_joined) that runs
@@ -12,12 +12,12 @@
 #include <mutex>
 #include <type_traits>
 
-#include "../array.hpp"
-#include "../core/ops.hpp"
-#include "../core/tree_fold.hpp"
-#include "../evaluate.hpp"
-#include "../expression.hpp"
-#include "plan.hpp"
+#include "array.hpp"
+#include "core/ops.hpp"
+#include "core/tree_fold.hpp"
+#include "evaluate.hpp"
+#include "expression.hpp"
+#include "linalg/plan.hpp"
 
 namespace sinter::detail {
 

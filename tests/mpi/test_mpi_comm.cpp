@@ -5,7 +5,10 @@
 // REQUIRE, before a collective call, so no rank leaves a case early.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -14,6 +17,8 @@
 #include "sinter/mpi/collective.hpp"
 #include "sinter/mpi/comm.hpp"
 #include "sinter/mpi/exchange.hpp"
+#include "sinter/mpi/reduce_combine.hpp"
+#include "sinter/reduce.hpp"
 
 namespace test_mpi_comm {
 using sinter::index_t;
@@ -246,4 +251,87 @@ TEST_CASE("mpi gather_rows and scatter_rows: round trips to every root, split me
         for (std::size_t k = 0; k < back.size(); ++k) wrong += back[k] != -block[k];
         CHECK(wrong == 0);
       }
+}
+
+namespace test_mpi_comm {
+namespace ro = sinter::detail::reduce_ops;
+
+// Whether a and b have the same bits (NaN equals NaN; -0 differs from +0).
+template <class T>
+bool same_bits(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) return std::memcmp(&a, &b, sizeof(T)) == 0;
+  else return a == b;
+}
+
+// This rank's flat range of n: the block split, or boundaries at n*r^2/size^2
+// (uneven: small and empty ranges first, most on the last rank).
+inline std::pair<index_t, index_t> flat_range(index_t n, int size, int rank, bool skewed) {
+  if (!skewed) return md::block_rows(n, size, rank);
+  auto at = [&](int r) { return index_t(double(n) * double(r) * double(r) / (double(size) * double(size))); };
+  return {at(rank), rank == size - 1 ? n : at(rank + 1)};
+}
+
+// reduce_combine of Op over this rank's range of the replicated `data`,
+// finished, bitwise equal to the single-process reduction `expect`.
+template <class Op, class V, class R>
+void check_combine(const std::vector<V>& data, R expect, bool skewed, int mode, const char* what) {
+  const sinter::mpi::communicator world;
+  const index_t n = index_t(data.size());
+  const auto [f0, f1] = flat_range(n, world.size(), world.rank(), skewed);
+  const V* d = data.data();
+  auto eval = [d, f0 = f0, f1 = f1](index_t b, index_t e, V* out) {
+    CHECK((f0 <= b && b <= e && e <= f1 && e - b <= 4096));
+    for (index_t i = b; i < e; ++i) out[i - b] = d[i];
+  };
+  auto fold = [d](index_t b, index_t e) { return md::fold_values<Op, V>(d + b, e - b, b); };
+  const auto acc = mode == 0 ? md::reduce_combine<Op, V>(world, n, f0, f1, eval)
+                             : md::reduce_combine<Op, V>(world, n, f0, f1, eval, fold, mode == 2);
+  const R got = Op::template finish<V>(acc, n);
+  INFO(what, ", n ", n, ", rank ", world.rank(), " of ", world.size(), ", skewed ", skewed, ", mode ", mode);
+  CHECK(same_bits(got, expect));
+}
+
+template <class V>
+void check_all_ops(index_t n, std::mt19937_64& gen) {
+  std::uniform_real_distribution<double> wide(-1.0, 1.0), near1(0.999, 1.001);
+  std::uniform_int_distribution<int> small(0, 9);
+  std::vector<V> x(static_cast<std::size_t>(n)), p = x, t = x;
+  for (auto& v : x) v = V(wide(gen));
+  for (auto& v : p) v = V(near1(gen));
+  for (auto& v : t) v = V(small(gen));  // ties: argmax must give the first maximum
+  std::vector<V> nan = x;
+  if (n > 2) nan[std::size_t(n / 3)] = nan[std::size_t(n / 2)] = std::numeric_limits<V>::quiet_NaN();
+  const auto ax = sinter::as_view(x.data(), {n}), ap = sinter::as_view(p.data(), {n}),
+             at = sinter::as_view(t.data(), {n}), an = sinter::as_view(nan.data(), {n});
+  for (bool skewed : {false, true})
+    for (int mode = 0; mode < 3; ++mode) {
+      check_combine<ro::sum>(x, sinter::sum(ax), skewed, mode, "sum");
+      check_combine<ro::mean>(x, sinter::mean(ax), skewed, mode, "mean");
+      check_combine<ro::prod>(p, sinter::prod(ap), skewed, mode, "prod");
+      if (n == 0) continue;  // min, max, argmax of nothing are errors
+      check_combine<ro::min>(x, sinter::min(ax), skewed, mode, "min");
+      check_combine<ro::max>(x, sinter::max(ax), skewed, mode, "max");
+      check_combine<ro::argmax>(t, sinter::argmax(at), skewed, mode, "argmax with ties");
+      check_combine<ro::max>(nan, sinter::max(an), skewed, mode, "max with NaN");
+      check_combine<ro::argmax>(nan, sinter::argmax(an), skewed, mode, "argmax with NaN");
+    }
+}
+}  // namespace test_mpi_comm
+
+TEST_CASE("mpi reduce_combine: bitwise the single-process reduction, any rank count") {
+  using namespace test_mpi_comm;
+  std::mt19937_64 gen(64);  // the same data on every rank
+  for (index_t n : {index_t(0), index_t(1), index_t(4095), index_t(4097), index_t(3 * 4096 + 5), index_t(100003)}) {
+    check_all_ops<float>(n, gen);
+    check_all_ops<double>(n, gen);
+  }
+  // A float sum whose pairwise and sequential results differ: the tree is the single process's.
+  std::vector<float> ones(100003, 1.0f);
+  ones[0] = 1e8f;
+  check_combine<ro::sum>(ones, sinter::sum(sinter::as_view(ones.data(), {index_t(ones.size())})), true, 0, "sum, big first");
+  // Ranges that do not tile [0, n): value_error on every rank, no hang.
+  const sinter::mpi::communicator world;
+  auto noop = [](index_t, index_t, float*) {};
+  auto bad = [&] { (void)md::reduce_combine<ro::sum, float>(world, 10, 0, world.rank() == 0 ? 9 : 10, noop); };
+  CHECK_THROWS_AS(bad(), sinter::value_error);
 }

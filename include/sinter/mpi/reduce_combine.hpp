@@ -117,7 +117,7 @@ auto reduce_combine(const communicator& comm, index_t n, index_t f0, index_t f1,
     while (ranges[std::size_t(r)][1] <= pos) ++r;
     return r;
   };
-  const auto [t0, t1] = owned[std::size_t(rank)];
+  const index_t t0 = owned[std::size_t(rank)].first, t1 = owned[std::size_t(rank)].second;
   std::vector<MPI_Request> req;
   // The head of this range, in a tile an earlier rank owns: its values go there.
   const index_t head_end = f0 < f1 && f0 % te != 0 ? std::min(f1, (f0 / te + 1) * te) : f0;

@@ -252,6 +252,17 @@ array<T, R, host> allgather(const array<T, R, dist<L>>& x) {
   return out;
 }
 
+/// An expression (of generators: random numbers, arange; or of replicated
+/// local arrays) whose reductions and passes are split over the ranks of
+/// MPI_COMM_WORLD by rows, nothing stored:
+/// `sinter::mean(sinter::mpi::distributed(sinter::random::uniform(k, {n})))`.
+template <class L = host, expression X>
+auto distributed(X&& x) {
+  auto e = sinter::detail::as_expr(std::forward<X>(x));
+  using E = decltype(e);
+  return expr<typename E::node_type, dist<L>, E::keep_count()>(e.node(), e.keep());
+}
+
 /// Runs f() on this rank; if it throws on any rank of comm, every rank
 /// throws (the failing ranks their own exception, the others a value_error
 /// naming the lowest failing rank), so no rank waits for a failed one.

@@ -7,7 +7,10 @@
 // rank: CHECK, not REQUIRE, so no rank leaves a case early.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <sstream>
 #include <string>
@@ -196,4 +199,23 @@ TEST_CASE("mpi array: errors on every rank, no hang") {
   CHECK(sum(a) == 24.f);
   auto fresh = mpi::dist_array<float, 2>(extents<2>{{4, 4}});
   CHECK_THROWS_AS(fresh(slice(1, 3), all) = 1.f, value_error);  // layout unknown before a whole write
+}
+
+TEST_CASE("mpi array: .npy through the root, errors on every rank") {
+  using namespace test_mpi_array;
+  const mpi::communicator world;
+  std::string shared;
+  {
+    // Every rank must name the same file: rank 0's process id, broadcast.
+    long id = world.rank() == 0 ? long(::getpid()) : 0;
+    MPI_Bcast(&id, 1, MPI_LONG, 0, world.get());
+    shared = "/tmp/sinter_test_mpi_array_" + std::to_string(id) + ".npy";
+  }
+  const auto h = data2(9, 4, 21);
+  const auto x = mpi::scatter(h, 0);
+  mpi::save_npy(shared, x, 0);
+  const auto y = mpi::load_npy<float, 2>(shared, 0);
+  CHECK(same_bits(mpi::allgather(y), h));
+  if (world.rank() == 0) std::remove(shared.c_str());
+  CHECK_THROWS_AS((mpi::load_npy<float, 2>(shared + ".missing", 0)), error);
 }

@@ -4,7 +4,8 @@
 /// passes through mpi/pass.hpp), its transfers to and from host memory
 /// (an all-gather; a replicated host array distributed in place), printing
 /// (collective), and the user-facing helpers: local(x), mpi::empty/zeros/
-/// ones/full, mpi::scatter, mpi::gather, mpi::allgather, mpi::agreed.
+/// ones/full, mpi::scatter, mpi::gather, mpi::allgather, mpi::agreed,
+/// mpi::save_npy/load_npy (rank-ordered through the root).
 #include <climits>
 #include <cstring>
 #include <exception>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "../factories.hpp"
+#include "../npy.hpp"
 #include "../transfer.hpp"
 #include "../view.hpp"
 #include "pass.hpp"
@@ -37,6 +39,12 @@ struct backend<mpi::dist<L>> {
   /// `out = bound` as a distributed pass.
   template <class T, std::size_t R, class Node>
   static void evaluate(const mpi::dist<L>& p, memory_leaf<T, R> out, const Node& bound, std::string* detail) {
+    // Reached past assign's hook only by array's reshaping assignment, whose
+    // pass may fold axes: the row layout of a new array cannot be read off it.
+    const mpi::detail::region* g = mpi::detail::find_region(out.ptr);
+    if (g && g->n0 < 0)
+      mpi::detail::refuse("assigning an expression of another shape to a distributed array; create a new one "
+                          "(sinter::mpi::empty with the new shape, then assign)");
     mpi::detail::dist_pass(p, out, bound);
     if (detail) *detail = "distributed rows of rank " + std::to_string(p.comm.rank());
   }
@@ -285,6 +293,24 @@ void agreed(F&& f, communicator comm = {}) {
   if (first == INT_MAX) return;
   if (err) std::rethrow_exception(err);
   throw value_error("sinter::mpi: rank " + std::to_string(first) + " failed; every rank stops");
+}
+
+/// Writes a distributed array as one .npy file (collective): gathered to
+/// `root`, which writes it; a write error throws on every rank.
+template <class T, std::size_t R, class L>
+void save_npy(const std::string& path, const array<T, R, dist<L>>& x, int root = 0) {
+  const auto h = gather(x, root);
+  const communicator comm = x.policy().comm;
+  agreed([&] { if (comm.rank() == root) sinter::save_npy(path, h); }, comm);
+}
+
+/// Reads a .npy file on `root` and distributes it over comm (collective); a
+/// read error throws on every rank.
+template <class T, std::size_t R>
+dist_array<T, R, host> load_npy(const std::string& path, int root = 0, communicator comm = {}) {
+  array<T, R, host> h;
+  agreed([&] { if (comm.rank() == root) h = sinter::load_npy<T, R>(path); }, comm);
+  return scatter(h, root, comm);
 }
 
 }  // namespace sinter::mpi

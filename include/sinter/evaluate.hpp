@@ -351,7 +351,7 @@ SINTER_FORCEINLINE void assign(const P& pol, const memory_leaf<T, R>& out, const
   if constexpr (requires { assign_joined(pol, out, e.node(), e.shape()); }) {  // a bare concatenation: join.hpp
     if (assign_joined(pol, out, e.node(), e.shape())) return;
   }
-  if constexpr (requires { assign_product(pol, out, e); }) {  // a pending matrix product: linalg/fused.hpp
+  if constexpr (requires { assign_product(pol, out, e); }) {  // a pending matrix product: linalg_fused.hpp
     if (assign_product(pol, out, e)) return;
   }
   const auto bound = e.node().bind(out.shape);

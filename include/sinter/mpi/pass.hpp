@@ -146,8 +146,9 @@ out_rows output_rows(const sinter::detail::memory_leaf<T, R>& out) {
 }
 
 /// The ghost rows of every region read by `leaves`, for every rank (the
-/// same table on every rank), given each rank's output rows.
-inline std::vector<region_need> needs_of(const std::vector<leaf_rows>& leaves, const out_rows& o) {
+/// same table on every rank), given each rank's output rows o.of(q).
+template <class Rows>
+std::vector<region_need> needs_of(const std::vector<leaf_rows>& leaves, const Rows& o) {
   std::vector<region_need> needs;
   for (const auto& l : leaves) {
     if (l.g->replicated) continue;

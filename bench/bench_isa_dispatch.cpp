@@ -1,6 +1,7 @@
 // Run-time ISA dispatch (include/sinter/policy/host/dispatch.hpp): each
 // dispatched maths function against the C library's, per element, and the
-// suite's maths kernels (exp_add, tanh_chain, Black-Scholes), float and
+// suite's maths kernels (exp_add, tanh_chain, Black-Scholes) and a rotation
+// by sin and cos, float and
 // double. Built three ways for the journal
 // (docs/journal/2026-12-05-isa-dispatch.md): without -march (dispatch on,
 // run with SINTER_ISA=sse2|avx2|avx512), without -march and
@@ -81,6 +82,12 @@ FN_BENCH(acosh, 1, 100)
 FN_BENCH(atanh, -0.95, 0.95)
 FN_BENCH(erf, -4, 4)
 FN_BENCH(erfc, -4, 8)
+FN_BENCH(sin, -100, 100)
+FN_BENCH(cos, -100, 100)
+FN_BENCH(tan, -100, 100)
+FN_BENCH(asin, -1, 1)
+FN_BENCH(acos, -1, 1)
+FN_BENCH(atan, -50, 50)
 #undef FN_BENCH
 
 /// exp(a + b) * 2 (bench/bench_math.cpp's exp_add).
@@ -128,6 +135,21 @@ void black_scholes(benchmark::State& s) {
   per_element(s, n);
 }
 
+/// a * cos(t) - b * sin(t): a rotation's x, the sin/cos kernel.
+template <class T>
+void rotate(benchmark::State& s) {
+  const index_t n = s.range(0);
+  const auto a = spread<T>(n, -4, 4), b = spread<T>(n, -2, 2), t = spread<T>(n, -10, 10);
+  st::array<T, 1> o({n});
+  for (auto _ : s) {
+    o = a * st::cos(t) - b * st::sin(t);
+    benchmark::DoNotOptimize(o.data());
+  }
+  per_element(s, n);
+}
+
+BENCHMARK(rotate<float>)->Name("kernel/rotate/f32")->Arg(1 << 16)->Arg(1 << 20);
+BENCHMARK(rotate<double>)->Name("kernel/rotate/f64")->Arg(1 << 16)->Arg(1 << 20);
 BENCHMARK(exp_add<float>)->Name("kernel/exp_add/f32")->Arg(1 << 16)->Arg(1 << 20);
 BENCHMARK(exp_add<double>)->Name("kernel/exp_add/f64")->Arg(1 << 16)->Arg(1 << 20);
 BENCHMARK(tanh_chain<float>)->Name("kernel/tanh_chain/f32")->Arg(1 << 16)->Arg(1 << 20);

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <sinter/device.hpp>
 #include <sinter/factories.hpp>
 #include <sinter/trace.hpp>
@@ -195,7 +196,56 @@ TEST_CASE("isa dispatch: the tile kernels of every level the CPU has") {
 #define ISA_DIRECT(op, fk, fl, dk, pairs) direct_case<d::ops::op>(isa_cases::cases().at(k++));
   SINTER_DETAIL_LANE_KERNEL_OPS(ISA_DIRECT)
 #undef ISA_DIRECT
+#define ISA_DIRECT_AUTO(op) direct_case<d::ops::op>(isa_cases::cases().at(k++));
+  SINTER_DETAIL_DISPATCH_AUTO_OPS(ISA_DIRECT_AUTO)
+#undef ISA_DIRECT_AUTO
   CHECK(k == isa_cases::cases().size());
+}
+#endif
+
+#if SINTER_CPU_DISPATCH
+/// At level sse2, op F of T through an array pass: the C library's bits
+/// where libm_at_sse2_v says so, else sinter's own function's.
+template <class F, class T>
+void sse2_case(const fn_case& c) {
+  const auto in = isa_cases::inputs<T>(c, 1031, 4);
+  const auto got = isa_cases::run(c, in);
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const T want = d::dispatch::libm_at_sse2_v<F, T> ? d::dispatch::libm_call<F>(in[i]) : F::apply(in[i]);
+    const bool same = std::memcmp(&got[i], &want, sizeof(T)) == 0;
+    if (!same) {
+      INFO(c.name, (sizeof(T) == 4 ? " f32" : " f64"), " x=", static_cast<double>(in[i]));
+      CHECK(same);
+      return;
+    }
+  }
+}
+
+TEST_CASE("isa dispatch: level sse2 takes the C library's trigonometry where it is faster") {
+  // The measured choice (docs/journal/2026-12-05-trig-dispatch.md).
+  CHECK(d::dispatch::libm_at_sse2_v<d::ops::sin, float>);
+  CHECK(d::dispatch::libm_at_sse2_v<d::ops::atan, double>);
+  CHECK(!d::dispatch::libm_at_sse2_v<d::ops::tan, float>);
+  CHECK(!d::dispatch::libm_at_sse2_v<d::ops::sin, double>);
+  if (d::host_isa() != d::isa_level::sse2) return;
+  std::size_t k = 0;
+  const std::size_t first = isa_cases::cases().size() - 6;
+#define ISA_SSE2_AUTO(op)                                            \
+  sse2_case<d::ops::op, float>(isa_cases::cases().at(first + k));  \
+  sse2_case<d::ops::op, double>(isa_cases::cases().at(first + k++));
+  SINTER_DETAIL_DISPATCH_AUTO_OPS(ISA_SSE2_AUTO)
+#undef ISA_SSE2_AUTO
+  CHECK(k == 6);
+  // The trace says which: float sin from the C library, float tan not.
+  st::array<float, 1> x({100}), y({100});
+  x = st::linspace(0.5f, 3.0f, 100);
+  st::trace_scope t;
+  y = st::sin(x);
+  y = st::tan(x);
+  REQUIRE(t.passes().size() == 2);
+  CHECK(t.passes()[0].detail.find(", maths sse2 (C library)") != std::string::npos);
+  CHECK(t.passes()[1].detail.find(", maths sse2") != std::string::npos);
+  CHECK(t.passes()[1].detail.find("(C library)") == std::string::npos);
 }
 #endif
 

@@ -27,16 +27,21 @@ struct fn_case {
   void (*f32)(st::array<float, 1>&, const st::array<float, 1>&);
   void (*f64)(st::array<double, 1>&, const st::array<double, 1>&);
   long double (*ref)(long double);
+  int big = 10;  ///< the log-scale inputs reach 2^big (2^127 at most in float)
 };
 
-#define ISA_CASE(fn, lo, hi)                                                                         \
+#define ISA_CASE_BIG(fn, lo, hi, big)                                                                \
   fn_case {                                                                                         \
     #fn, lo, hi, [](st::array<float, 1>& o, const st::array<float, 1>& x) { o = st::fn(x); },     \
         [](st::array<double, 1>& o, const st::array<double, 1>& x) { o = st::fn(x); },            \
-        [](long double v) { return std::fn(v); }                                                     \
+        [](long double v) { return std::fn(v); }, big                                                \
   }
+#define ISA_CASE(fn, lo, hi) ISA_CASE_BIG(fn, lo, hi, 10)
 
-/// Every function of SINTER_DETAIL_LANE_KERNEL_OPS (core/ops.hpp).
+/// Every function of SINTER_DETAIL_LANE_KERNEL_OPS (core/ops.hpp), then
+/// those of SINTER_DETAIL_DISPATCH_AUTO_OPS (policy/host/dispatch.hpp), in
+/// their order; sin, cos, tan and atan also on arguments up to 2^127 in
+/// float, 2^1000 in double (the Payne-Hanek reductions).
 inline const std::vector<fn_case>& cases() {
   static const std::vector<fn_case> c = {
       ISA_CASE(exp, -110, 90),    ISA_CASE(tanh, -12, 12),   ISA_CASE(exp2, -160, 130),
@@ -44,10 +49,13 @@ inline const std::vector<fn_case>& cases() {
       ISA_CASE(log10, 0, 1e30),   ISA_CASE(log1p, -1, 1e6),  ISA_CASE(sinh, -90, 90),
       ISA_CASE(cosh, -90, 90),    ISA_CASE(asinh, -1e6, 1e6), ISA_CASE(acosh, 1, 1e6),
       ISA_CASE(atanh, -1, 1),     ISA_CASE(erf, -6, 6),      ISA_CASE(erfc, -6, 28),
+      ISA_CASE_BIG(sin, -100, 100, 1000), ISA_CASE_BIG(cos, -1e4, 1e4, 1000), ISA_CASE_BIG(tan, -100, 100, 1000),
+      ISA_CASE(asin, -1, 1),      ISA_CASE(acos, -1, 1),     ISA_CASE_BIG(atan, -50, 50, 1000),
   };
   return c;
 }
 #undef ISA_CASE
+#undef ISA_CASE_BIG
 
 /// n inputs for c: mostly uniform on its domain, some near 0 and 1 on a
 /// log scale (where the kernels change range), and the special values.
@@ -57,13 +65,15 @@ std::vector<T> inputs(const fn_case& c, std::size_t n, std::uint64_t seed) {
   std::uint64_t s = seed * 0x9e3779b97f4a7c15ull + 1;
   const T specials[] = {T(0), -T(0), std::numeric_limits<T>::infinity(), -std::numeric_limits<T>::infinity(),
                         std::numeric_limits<T>::quiet_NaN(), std::numeric_limits<T>::denorm_min(), T(1), T(-1)};
+  const int top = sizeof(T) == 4 && c.big > 127 ? 127 : c.big;
   for (std::size_t i = 0; i < n; ++i) {
     s = s * 6364136223846793005ull + 1442695040888963407ull;
     const double u = static_cast<double>(s >> 11) * 0x1p-53;
     // std::fma, not a * b + c: GCC would fuse that in the -march builds only,
     // and the inputs would differ between the builds compared.
     if (i % 97 == 13) v[i] = specials[(i / 97) % 8];
-    else if (i % 5 == 1) v[i] = static_cast<T>((u < 0.5 ? -1 : 1) * std::exp2(std::fma(40.0, 2 * u - std::floor(2 * u), -30.0)));
+    else if (i % 5 == 1)
+      v[i] = static_cast<T>((u < 0.5 ? -1 : 1) * std::exp2(std::fma(top + 30.0, 2 * u - std::floor(2 * u), -30.0)));
     else v[i] = static_cast<T>(std::fma(c.hi - c.lo, u, c.lo));
   }
   return v;

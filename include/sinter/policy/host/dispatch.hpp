@@ -3,14 +3,16 @@
 /// Run-time ISA dispatch of the maths kernels (SINTER_CPU_DISPATCH: GCC on
 /// x86-64, a build below AVX2 + FMA). A contiguous range whose cursor calls
 /// a lane-kernel op (exp, tanh, log, erf, erfc, ... of float or double: the
-/// rows of SINTER_DETAIL_LANE_KERNEL_OPS, core/ops.hpp) runs in tiles of
+/// rows of SINTER_DETAIL_LANE_KERNEL_OPS, core/ops.hpp) or a trigonometric
+/// one (sin, cos, tan, asin, acos, atan: their scalar code) runs in tiles of
 /// `tile` elements: bottom-up, each such node's operand is stored into a
 /// tile buffer by the build's own loop, and the node's kernel runs over the
 /// buffer in place, as a function compiled for AVX2 + FMA or AVX-512
 /// (target attributes) once per op and type, not per expression, chosen
 /// once from the CPU (cpu_isa.hpp). The rest of the tree reads the buffer.
 /// At level sse2 (an older CPU, or SINTER_ISA=sse2) the range runs the
-/// build's own fused loop, unchanged.
+/// build's own fused loop, unchanged, unless it calls a function taken from
+/// the C library there (libm_at_sse2_v).
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -52,6 +54,37 @@ SINTER_DETAIL_LANE_KERNEL_OPS(SINTER_DETAIL_DISPATCH_ROW)
 #undef SINTER_DETAIL_DISPATCH_ROW
 #undef SINTER_DETAIL_DISPATCH_VIA_f32
 #undef SINTER_DETAIL_DISPATCH_VIA_f64
+
+/// The trigonometric functions, dispatched by their scalar code (core/math/
+/// trig.hpp, written for GCC to vectorise): each kernel is GCC's loop over
+/// the op's own apply, compiled in the target function as the -march build
+/// compiles its fused loop. X(op), one per op.
+#define SINTER_DETAIL_DISPATCH_AUTO_OPS(X) X(sin) X(cos) X(tan) X(asin) X(acos) X(atan)
+
+/// Whether op F is dispatched by its scalar code (SINTER_DETAIL_DISPATCH_AUTO_OPS).
+#define SINTER_DETAIL_DISPATCH_AUTO(op) || std::is_same_v<F, ops::op>
+template <class F>
+inline constexpr bool auto_v = false SINTER_DETAIL_DISPATCH_AUTO_OPS(SINTER_DETAIL_DISPATCH_AUTO);
+#undef SINTER_DETAIL_DISPATCH_AUTO
+
+/// The C library's function of an op dispatched by its scalar code.
+template <class F>
+struct auto_row;
+#define SINTER_DETAIL_DISPATCH_AUTO_ROW(op)   \
+  template <>                                 \
+  struct auto_row<ops::op> {                  \
+    template <class T>                        \
+    static T libm(T x) { return std::op(x); } \
+  };
+SINTER_DETAIL_DISPATCH_AUTO_OPS(SINTER_DETAIL_DISPATCH_AUTO_ROW)
+#undef SINTER_DETAIL_DISPATCH_AUTO_ROW
+
+/// The C library's function of a dispatched op F, on x.
+template <class F, class T>
+T libm_call(T x) {
+  if constexpr (auto_v<F>) return auto_row<F>::libm(x);
+  else return row<F>::libm(x);
+}
 
 /// Half a float vector (float's `f64` rows widen each half to doubles).
 template <class V>
@@ -111,11 +144,25 @@ SINTER_DETAIL_LANE_OP void tile_body(void* vp, index_t n) {
   }
 }
 
+/// p[i] = F(p[i]) for i in [0, n) by F's scalar code, for GCC to vectorise
+/// at the target function's ISA: whole lines, then the rest (as fill below).
+template <class F, class T>
+SINTER_FORCEINLINE void auto_body(void* vp, index_t n) {
+  T* p = static_cast<T*>(vp);
+  constexpr index_t line = 64 / static_cast<index_t>(sizeof(T));
+  const index_t whole = n & ~(line - 1);
+#pragma GCC ivdep
+  for (index_t i = 0; i < whole; ++i) p[i] = F::apply(p[i]);
+#pragma GCC ivdep
+  for (index_t i = whole; i < n; ++i) p[i] = F::apply(p[i]);
+}
+
 /// The tile kernel of F on T for AVX2 + FMA (x86-64-v3).
 template <class F, class T>
 __attribute__((target("avx2,fma,bmi,bmi2,lzcnt,popcnt,f16c,movbe"), flatten, noinline)) void tile_avx2(void* p,
                                                                                                     index_t n) {
-  tile_body<F, T, isa::avx2_f, isa::avx2_d>(p, n);
+  if constexpr (auto_v<F>) auto_body<F, T>(p, n);
+  else tile_body<F, T, isa::avx2_f, isa::avx2_d>(p, n);
 }
 
 /// The tile kernel of F on T for AVX-512 (x86-64-v4).
@@ -123,25 +170,29 @@ template <class F, class T>
 __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,avx512cd,avx2,fma,bmi,bmi2,lzcnt,popcnt,f16c,movbe"),
                flatten, noinline)) void
 tile_avx512(void* p, index_t n) {
-  tile_body<F, T, isa::avx512_f, isa::avx512_d>(p, n);
+  if constexpr (auto_v<F>) auto_body<F, T>(p, n);
+  else tile_body<F, T, isa::avx512_f, isa::avx512_d>(p, n);
 }
 
 /// Whether F of T calls the C library's function at level sse2: where
 /// sinter's kernel, at the build's SSE2 width, took more time per element
-/// than the C library's scalar function (every double function, and these
-/// float ones; docs/journal/2026-12-05-isa-dispatch.md).
+/// than the C library's scalar function (every double lane kernel and these
+/// float ones; of the trigonometric functions float sin, cos, asin, acos,
+/// atan and double atan; docs/journal/2026-12-05-isa-dispatch.md, -trig-dispatch.md).
 template <class F, class T>
 inline constexpr bool libm_at_sse2_v =
-    std::is_same_v<T, double> || std::is_same_v<F, ops::exp2> || std::is_same_v<F, ops::expm1> ||
-    std::is_same_v<F, ops::log> || std::is_same_v<F, ops::log2> || std::is_same_v<F, ops::log1p> ||
-    std::is_same_v<F, ops::sinh> || std::is_same_v<F, ops::asinh> || std::is_same_v<F, ops::acosh>;
+    auto_v<F> ? std::is_same_v<F, ops::atan> ||
+                    (std::is_same_v<T, float> && !std::is_same_v<F, ops::tan>)
+              : std::is_same_v<T, double> || std::is_same_v<F, ops::exp2> || std::is_same_v<F, ops::expm1> ||
+                    std::is_same_v<F, ops::log> || std::is_same_v<F, ops::log2> || std::is_same_v<F, ops::log1p> ||
+                    std::is_same_v<F, ops::sinh> || std::is_same_v<F, ops::asinh> || std::is_same_v<F, ops::acosh>;
 
 /// The tile kernel of level sse2 for a function libm_at_sse2_v names: the
 /// C library's function on each element.
 template <class F, class T>
 void tile_libm(void* vp, index_t n) {
   T* p = static_cast<T*>(vp);
-  for (index_t i = 0; i < n; ++i) p[i] = row<F>::libm(p[i]);
+  for (index_t i = 0; i < n; ++i) p[i] = libm_call<F>(p[i]);
 }
 
 /// The tile kernel of level sse2 for the other functions: sinter's own, as
@@ -170,7 +221,7 @@ tile_fn kernel() noexcept {
 template <class C>
 struct node : std::false_type {};
 template <class F, class C>
-  requires ops::lane_kernel_row_v<F>
+  requires(ops::lane_kernel_row_v<F> || auto_v<F>)
 struct node<map_cursor<F, C>>
     : std::bool_constant<(std::is_same_v<decltype(std::declval<const C&>().load(0)), float> ||
                           std::is_same_v<decltype(std::declval<const C&>().load(0)), double>) &&

@@ -68,10 +68,16 @@ struct product_leaf {
   const product_core<T, R, P>* core;
   extents<R> shape;
 
+  /// SINTER_HD as every leaf's bind (map_node's calls it); host code only:
+  /// a host or par tree never reaches a kernel.
   template <std::size_t RO>
-  memory_leaf<const T, RO> bind(const extents<RO>& out) const {
+  SINTER_HD memory_leaf<const T, RO> bind(const extents<RO>& out) const {
+#if defined(__CUDA_ARCH__)
+    return {nullptr, out, extents<RO>{}};
+#else
     const memory_leaf<const T, R> m{core->value().data(), shape, row_major_strides(shape)};
     return m.bind(out);
+#endif
   }
 };
 

@@ -5,6 +5,7 @@
 // REQUIRE, before a collective call, so no rank leaves a case early.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -331,7 +332,7 @@ TEST_CASE("mpi reduce_combine: bitwise the single-process reduction, any rank co
   check_combine<ro::sum>(ones, sinter::sum(sinter::as_view(ones.data(), {index_t(ones.size())})), true, 0, "sum, big first");
   // Ranges that do not tile [0, n): value_error on every rank, no hang.
   const sinter::mpi::communicator world;
-  auto noop = [](index_t, index_t, float*) {};
+  auto noop = [](index_t b, index_t e, float* out) { std::fill(out, out + (e - b), 0.0f); };
   auto bad = [&] { (void)md::reduce_combine<ro::sum, float>(world, 10, 0, world.rank() == 0 ? 9 : 10, noop); };
   CHECK_THROWS_AS(bad(), sinter::value_error);
 }

@@ -14,6 +14,7 @@
 #include <tuple>
 #include <vector>
 
+#include <sinter/mpi.hpp>
 #include <sinter/mpi/blocks.hpp>
 #include <sinter/mpi/comm.hpp>
 
@@ -137,13 +138,51 @@ void BM_heat_hand(benchmark::State& state) {
   state.counters["cells_per_s"] = benchmark::Counter(double((n - 2) * (n - 2)), benchmark::Counter::kIsIterationInvariantRate);
 }
 
-// ---- sinter versions: mpi-array adds the sinter::mpi dist_array heat step
-// here (same field, same stencil order, timed with run_timed, checked with
-// owned_rows_match), registered next to BM_heat_hand below. ----
+// ---- sinter versions: the same field and stencil on sinter::mpi
+// distributed arrays, two buffers, one assignment per step (the halo
+// exchange overlapped with the interior rows by sinter). ----
+
+/// The sinter version: u, v distributed over comm, filled from `initial`
+/// on each rank's own rows.
+struct with_sinter {
+  sinter::mpi::dist_array<float, 2> u, v;
+  explicit with_sinter(MPI_Comm c)
+      : u(sinter::mpi::empty<float>({n, n}, sinter::mpi::communicator(c))),
+        v(sinter::mpi::empty<float>({n, n}, sinter::mpi::communicator(c))) {
+    const auto [b, e] = sinter::mpi::owned_rows(u);
+    float* pu = sinter::mpi::local(u).data();
+    for (index_t i = b; i < e; ++i)
+      for (index_t j = 0; j < n; ++j) pu[(i - b) * n + j] = initial(i, j);
+    std::memcpy(sinter::mpi::local(v).data(), pu, std::size_t((e - b) * n) * sizeof(float));
+  }
+  void step() {
+    using sinter::slice;
+    const auto in = slice(1, -1), lo = slice(0, -2), hi = slice(2, sinter::end);
+    v(in, in) = 0.25f * (u(lo, in) + u(hi, in) + u(in, lo) + u(in, hi));
+    u.swap(v);
+  }
+};
+
+void BM_heat_sinter(benchmark::State& state) {
+  const std::vector<float> ref = serial(steps_checked);
+  with_sinter h(MPI_COMM_WORLD);
+  for (int s = 0; s < steps_checked; ++s) h.step();
+  const auto [b, e] = sinter::mpi::owned_rows(h.u);
+  if (!owned_rows_match(MPI_COMM_WORLD, b, e, sinter::mpi::local(h.u).data(), ref)) {
+    state.SkipWithError("sinter::mpi heat: result differs from the single-process run");
+    return;
+  }
+  run_timed(state, MPI_COMM_WORLD, [&] { h.step(); });
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  state.counters["ranks"] = size;
+  state.counters["cells_per_s"] = benchmark::Counter(double((n - 2) * (n - 2)), benchmark::Counter::kIsIterationInvariantRate);
+}
 
 }  // namespace heat
 
 BENCHMARK(heat::BM_heat_hand)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(30);
+BENCHMARK(heat::BM_heat_sinter)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(30);
 
 namespace {
 /// Ranks other than 0 run every benchmark (they are collective) but report nothing.

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include <sinter/core/philox.hpp>
+#include <sinter/mpi.hpp>
 #include <sinter/mpi/blocks.hpp>
 #include <sinter/mpi/comm.hpp>
 
@@ -90,14 +91,36 @@ void BM_montecarlo_hand(benchmark::State& state) {
   state.counters["samples_per_s"] = benchmark::Counter(double(samples), benchmark::Counter::kIsIterationInvariantRate);
 }
 
-// ---- sinter versions: mpi-array adds the sinter::mpi version here (the
-// same 2^25 samples over a distributed range, summed by a distributed
-// reduction, timed with run_timed, checked with plausible), registered next
-// to BM_montecarlo_hand below. ----
+// ---- sinter versions: the same 2^25 samples as lazy random leaves keyed by
+// the global index, the count a distributed reduction (mpi::distributed:
+// each rank draws only its rows; nothing is stored). ----
+
+/// pi by sinter on every rank: x and y uniform floats from two keys. With
+/// `stored`, the test is a pass into a distributed bool array (the pass
+/// fills whole Philox blocks), then summed; else one lazy reduction.
+inline double sinter_pi(bool stored) {
+  namespace st = sinter;
+  const auto ks = st::random::split(st::random::key(key0), 2);
+  const auto x = st::random::uniform<float>(ks[0], {samples}), y = st::random::uniform<float>(ks[1], {samples});
+  const auto in = st::mpi::distributed(x * x + y * y < 1.0f);
+  const auto inside = stored ? st::sum(st::mpi::dist_array<bool, 1>(in)) : st::sum(in);
+  return 4.0 * double(inside) / double(samples);
+}
+
+void BM_montecarlo_sinter(benchmark::State& state) {
+  double pi = 0;
+  run_timed(state, MPI_COMM_WORLD, [&] { pi = sinter_pi(state.range(0) != 0); });
+  if (!plausible(MPI_COMM_WORLD, pi)) state.SkipWithError("sinter::mpi Monte Carlo: estimate of pi is off");
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  state.counters["ranks"] = size;
+  state.counters["samples_per_s"] = benchmark::Counter(double(samples), benchmark::Counter::kIsIterationInvariantRate);
+}
 
 }  // namespace montecarlo
 
 BENCHMARK(montecarlo::BM_montecarlo_hand)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);
+BENCHMARK(montecarlo::BM_montecarlo_sinter)->Arg(1)->Arg(0)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);
 
 namespace {
 /// Ranks other than 0 run every benchmark (they are collective) but report nothing.

@@ -72,6 +72,13 @@ compute_t<T> random_below(T h) {
     return std::nextafter(h, -std::numeric_limits<T>::infinity());
   }
 }
+/// The default rank of a generator whose rank comes from its extents argument.
+inline constexpr std::size_t any_rank = static_cast<std::size_t>(-1);
+/// True for sinter::extents<R>.
+template <class S>
+inline constexpr bool is_extents_v = false;
+template <std::size_t R>
+inline constexpr bool is_extents_v<extents<R>> = true;
 template <class G, std::size_t R>
 auto random_leaf(const G& g, const extents<R>& s) {
   return expr<gen_leaf<G, R>, any_policy, 0>(
@@ -191,9 +198,11 @@ auto integers(const key& k, const detail::extent_arg (&shape)[R]) {
 }
 
 /// Lazy booleans, true with probability p (to 2^-33): `bernoulli(k, {n}, 0.3)`.
-/// value_error unless 0 <= p <= 1.
-template <std::size_t R>
-auto bernoulli(const key& k, const extents<R>& shape, double p) {
+/// value_error unless 0 <= p <= 1. S is deduced (never from a braced list), so
+/// `bernoulli<1>(k, {n}, p)` picks the braced form below instead of being ambiguous.
+template <std::size_t R = detail::any_rank, class S>
+  requires detail::is_extents_v<S> && (R == detail::any_rank || R == S::size())
+auto bernoulli(const key& k, const S& shape, double p) {
   const auto s = detail::random_shape(shape, "sinter::random::bernoulli");
   if (!(p >= 0 && p <= 1)) detail::random_bad("bernoulli", "p", p, "p must be within [0, 1]");
   const auto threshold = static_cast<std::uint64_t>(std::llround(p * 0x1p32));

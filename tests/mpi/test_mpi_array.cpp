@@ -219,3 +219,30 @@ TEST_CASE("mpi array: .npy through the root, errors on every rank") {
   if (world.rank() == 0) std::remove(shared.c_str());
   CHECK_THROWS_AS((mpi::load_npy<float, 2>(shared + ".missing", 0)), error);
 }
+
+TEST_CASE("mpi array: the trace shows the exchange, its bytes and the interior rows run during it") {
+  using namespace test_mpi_array;
+  const mpi::communicator world;
+  auto u = mpi::ones<float>({12, 8});
+  auto v = mpi::zeros<float>({12, 8});
+  std::vector<pass_record> passes;
+  {
+    trace_scope t;
+    v(slice(1, -1), all) = u(slice(0, -2), all) + u(slice(2, end), all);
+    passes = t.passes();
+  }
+  bool exchange = false;
+  for (const auto& p : passes)
+    if (p.expression == "mpi exchange") {
+      exchange = true;
+      CHECK(p.detail.find("interior rows") != std::string::npos);
+      CHECK(p.policy.find("rank " + std::to_string(world.rank())) != std::string::npos);
+      CHECK(p.bytes_read > 0);  // ghost rows received
+    }
+  CHECK(exchange == (world.size() > 1));
+  CHECK(same_bits(mpi::allgather(v), [] {
+    array<float, 2> h = zeros<float>({12, 8});
+    h(slice(1, -1), all) = 2.f;
+    return h;
+  }()));
+}

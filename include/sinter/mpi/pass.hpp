@@ -6,6 +6,7 @@
 /// rank reads are exchanged, and the restricted pass runs on the local
 /// policy's ordinary engine. A pass that does not write what it reads runs
 /// its interior rows (those that read no ghost row) during the exchange.
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -191,6 +192,19 @@ void local_rows(const L& local, const sinter::detail::memory_leaf<T, R>& out, co
   sinter::detail::assign_bound(local, o, b, b);
 }
 
+/// The trace's record of a pass's exchange: this rank, the bytes it moved,
+/// the seconds it waited, and which rows ran during the exchange (out of line).
+SINTER_NOINLINE void trace_exchange(const std::string& label, const std::uint64_t (&moved)[3], double waited,
+                                           index_t ilo, index_t ihi, index_t lo, index_t hi, bool aliased) {
+  std::string d = "halo exchange: " + std::to_string(moved[0]) + " bytes sent, " + std::to_string(moved[1]) +
+                  " received in " + std::to_string(moved[2]) + " messages; ";
+  d += aliased ? "in place: rows [" + std::to_string(lo) + ", " + std::to_string(hi) + ") after it"
+               : "interior rows [" + std::to_string(ilo) + ", " + std::to_string(ihi) + ") ran during it, the other rows of [" +
+                     std::to_string(lo) + ", " + std::to_string(hi) + ") after it";
+  sinter::detail::emit_pass(label, "mpi exchange", 0, static_cast<std::size_t>(moved[1]),
+                            static_cast<std::size_t>(moved[0]), waited, std::move(d));
+}
+
 /// The distributed pass `out = bound` (bound to out's global shape).
 template <class L, class T, std::size_t R, class Bound>
 void dist_pass(const dist<L>& pol, const sinter::detail::memory_leaf<T, R>& out, const Bound& bound) {
@@ -203,9 +217,21 @@ void dist_pass(const dist<L>& pol, const sinter::detail::memory_leaf<T, R>& out,
   const auto [lo, hi] = o.of(o.g->rank);
   halo_requests reqs;
   const auto needs = needs_of(leaves, o);
+  const exchange_counters before = exchange_stats();
   for (std::size_t k = 0; k != needs.size(); ++k) start_halo(needs[k], static_cast<int>(k), reqs);
-  if (aliased || reqs.reqs.empty()) {  // in place: every rank's old rows are sent before any is overwritten
+  const auto wait = [&](index_t ilo, index_t ihi) {  // completes the exchange, traced
+    if (!sinter::detail::trace_active() || reqs.reqs.empty()) return reqs.wait();
+    const auto t0 = std::chrono::steady_clock::now();
     reqs.wait();
+    const auto& st = exchange_stats();
+    const std::uint64_t moved[3] = {st.bytes_sent - before.bytes_sent, st.bytes_received - before.bytes_received,
+                                    st.messages - before.messages};
+    trace_exchange(sinter::detail::backend<dist<L>>::label(pol), moved,
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), ilo, ihi, lo, hi,
+                   aliased);
+  };
+  if (aliased || reqs.reqs.empty()) {  // in place: every rank's old rows are sent before any is overwritten
+    wait(lo, lo);
     local_rows(pol.local, out, bound, lo, hi);
     return;
   }
@@ -213,7 +239,7 @@ void dist_pass(const dist<L>& pol, const sinter::detail::memory_leaf<T, R>& out,
   while (ilo < ihi && !interior_row(leaves, ilo)) ++ilo;
   while (ihi > ilo && !interior_row(leaves, ihi - 1)) --ihi;
   local_rows(pol.local, out, bound, ilo, ihi);  // overlaps the exchange
-  reqs.wait();
+  wait(ilo, ihi);
   if (ilo == ihi) {
     local_rows(pol.local, out, bound, lo, hi);
     return;

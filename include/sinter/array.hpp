@@ -196,7 +196,11 @@ class array {
   template <class X>
   SINTER_NOINLINE void assign_reshaped(const X& x) {
     array fresh(x.shape(), policy_);
-    detail::run_pass(policy_, fresh.leaf(), x.node());
+    if constexpr (requires { assign_product(policy_, fresh.leaf(), x); }) {  // a pending matrix product: linalg_fused.hpp
+      if (!assign_product(policy_, fresh.leaf(), x)) detail::run_pass(policy_, fresh.leaf(), x.node());
+    } else {
+      detail::run_pass(policy_, fresh.leaf(), x.node());
+    }
     swap(fresh);
   }
   std::size_t bytes() const { return static_cast<std::size_t>(size()) * sizeof(T); }

@@ -79,9 +79,10 @@ struct small_blocks {
 };
 
 /// y = maximum(x @ w + bias, 0) * 0.5 + resid, fused, against the two-step
-/// form and the triple loop; y any 2-D array or view.
-template <class T, class P, class X, class W, class Y>
-void check_epilogue(const X& x, const W& w, Y&& y, unsigned seed) {
+/// form and the triple loop; operands and output as views (one instance
+/// per type and policy: the test's compile time).
+template <class T, class P>
+void check_epilogue(st::view<const T, 2, P> x, st::view<const T, 2, P> w, st::view<T, 2, P> y, unsigned seed) {
   const index_t m = x.shape()[0], k = x.shape()[1], n = w.shape()[1];
   const auto bias = random_array<T, 1, P>({n}, seed);
   const auto resid = random_array<T, 2, P>({m, n}, seed + 1);
@@ -124,7 +125,7 @@ TEST_CASE_TEMPLATE("matmul fused: y = f(x @ w) on blocks of rows equals the two-
     const auto x = random_array<T, 2>({s[0], s[1]}, seed++);
     const auto w = random_array<T, 2>({s[1], s[2]}, seed++);
     st::array<T, 2> y({s[0], s[2]});
-    check_epilogue<T, st::host>(x, w, y, seed++);
+    check_epilogue<T, st::host>(x, w, y(), seed++);
     // Transposed and strided operands, a transposed and a strided output.
     const auto xt = random_array<T, 2>({s[1], s[0]}, seed++);
     const auto wide = random_array<T, 2>({s[1], 2 * s[2] + 1}, seed++);
@@ -145,7 +146,7 @@ TEST_CASE("matmul fused: par on 1, 2 and 3 threads") {
     st::set_num_threads(threads);
     const auto x = random_array<float, 2, st::par>({131, 67}, 10), w = random_array<float, 2, st::par>({67, 89}, 11);
     st::array<float, 2, st::par> y({131, 89});
-    check_epilogue<float, st::par>(x, w, y, 12);
+    check_epilogue<float, st::par>(x, w, y(), 12);
   }
   st::set_num_threads(before);
 }
@@ -211,6 +212,15 @@ TEST_CASE_TEMPLATE("matmul fused: alpha and beta forms are one GEMM into c", T, 
   cv = c0;
   cv = st::matmul(a, b) + cv;
   check(cv, 1, 1, "strided c");
+  // An array of another shape (here empty) takes the product's: fused too.
+  st::array<T, 2> fresh;
+  {
+    st::trace_scope t;
+    fresh = st::matmul(a, b) + c0;
+    CHECK(count(t, "= matmul_epilogue(") == 1);
+    CHECK(count(t, "= matmul(") == 0);
+  }
+  check(fresh, 1, 1, "fresh = a @ b + c0");
   // Another array than the output is not beta: the blocked epilogue instead.
   st::array<T, 2> d({37, 23});
   {

@@ -11,19 +11,29 @@
 #include "../../config.hpp"
 
 /// SINTER_CPU_DISPATCH is 1 where host passes that call the maths kernels
-/// (exp, log, tanh, erf, ...) run them at the width of the CPU they run on,
-/// chosen at run time: GCC on x86-64 host code built below AVX2 + FMA (with
-/// -march at or above x86-64-v3 the passes are full width already), when
-/// optimising (at -O0 the double kernels stay out of line, at the build's
-/// ISA). Define it to 0 before including sinter to keep the build's width.
+/// (exp, log, tanh, erf, sin, ...) run them at the width of the CPU they run
+/// on, chosen at run time: GCC or Clang on x86-64 host code built below
+/// AVX2 + FMA (with -march at or above x86-64-v3 the passes are full width
+/// already), when optimising (at -O0 the double kernels stay out of line, at
+/// the build's ISA). Define it to 0 before including sinter to keep the
+/// build's width.
 #ifndef SINTER_CPU_DISPATCH
-#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_LLVM_COMPILER) && defined(__x86_64__) && \
-    !defined(__CUDA_ARCH__) && !defined(__CUDACC__) && !(defined(__AVX2__) && defined(__FMA__)) &&          \
-    !defined(__AVX512F__) && defined(__OPTIMIZE__)
+#if defined(__GNUC__) && !defined(__INTEL_LLVM_COMPILER) && defined(__x86_64__) && !defined(__CUDA_ARCH__) && \
+    !defined(__CUDACC__) && !(defined(__AVX2__) && defined(__FMA__)) && !defined(__AVX512F__) &&              \
+    defined(__OPTIMIZE__)
 #define SINTER_CPU_DISPATCH 1
 #else
 #define SINTER_CPU_DISPATCH 0
 #endif
+#endif
+
+/// Whether dispatch covers the lane kernels (exp, log, erf, ...) besides the
+/// trigonometric functions: GCC only. Clang checks a builtin's ISA in the
+/// function that writes it, and the lanes are the build's functions.
+#if SINTER_CPU_DISPATCH && !defined(__clang__)
+#define SINTER_DETAIL_DISPATCH_LANES 1
+#else
+#define SINTER_DETAIL_DISPATCH_LANES 0
 #endif
 
 #if SINTER_CPU_DISPATCH

@@ -86,6 +86,7 @@ T libm_call(T x) {
   else return row<F>::libm(x);
 }
 
+#if SINTER_DETAIL_DISPATCH_LANES
 /// Half a float vector (float's `f64` rows widen each half to doubles).
 template <class V>
 struct half_of;
@@ -144,16 +145,25 @@ SINTER_DETAIL_LANE_OP void tile_body(void* vp, index_t n) {
   }
 }
 
-/// p[i] = F(p[i]) for i in [0, n) by F's scalar code, for GCC to vectorise
-/// at the target function's ISA: whole lines, then the rest (as fill below).
+#endif
+
+#if defined(__clang__)
+#define SINTER_DETAIL_DISPATCH_IVDEP
+#else
+#define SINTER_DETAIL_DISPATCH_IVDEP _Pragma("GCC ivdep")
+#endif
+
+/// p[i] = F(p[i]) for i in [0, n) by F's scalar code, for the compiler to
+/// vectorise at the target function's ISA: whole lines, then the rest (as
+/// fill below, for GCC's -O2).
 template <class F, class T>
 SINTER_FORCEINLINE void auto_body(void* vp, index_t n) {
   T* p = static_cast<T*>(vp);
   constexpr index_t line = 64 / static_cast<index_t>(sizeof(T));
   const index_t whole = n & ~(line - 1);
-#pragma GCC ivdep
+  SINTER_DETAIL_DISPATCH_IVDEP
   for (index_t i = 0; i < whole; ++i) p[i] = F::apply(p[i]);
-#pragma GCC ivdep
+  SINTER_DETAIL_DISPATCH_IVDEP
   for (index_t i = whole; i < n; ++i) p[i] = F::apply(p[i]);
 }
 
@@ -162,7 +172,9 @@ template <class F, class T>
 __attribute__((target("avx2,fma,bmi,bmi2,lzcnt,popcnt,f16c,movbe"), flatten, noinline)) void tile_avx2(void* p,
                                                                                                     index_t n) {
   if constexpr (auto_v<F>) auto_body<F, T>(p, n);
+#if SINTER_DETAIL_DISPATCH_LANES
   else tile_body<F, T, isa::avx2_f, isa::avx2_d>(p, n);
+#endif
 }
 
 /// The tile kernel of F on T for AVX-512 (x86-64-v4).
@@ -171,21 +183,22 @@ __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,avx512cd,avx2,fma,bmi,
                flatten, noinline)) void
 tile_avx512(void* p, index_t n) {
   if constexpr (auto_v<F>) auto_body<F, T>(p, n);
+#if SINTER_DETAIL_DISPATCH_LANES
   else tile_body<F, T, isa::avx512_f, isa::avx512_d>(p, n);
+#endif
 }
 
 /// Whether F of T calls the C library's function at level sse2: where
 /// sinter's kernel, at the build's SSE2 width, took more time per element
-/// than the C library's scalar function (every double lane kernel and these
-/// float ones; of the trigonometric functions float sin, cos, asin, acos,
-/// atan and double atan; docs/journal/2026-12-05-isa-dispatch.md, -trig-dispatch.md).
+/// than the C library's scalar function: every double function, every
+/// float trigonometric one but tan, and these float ones (docs/journal/
+/// 2026-12-05-isa-dispatch.md and 2026-12-05-trig-dispatch.md).
 template <class F, class T>
 inline constexpr bool libm_at_sse2_v =
-    auto_v<F> ? std::is_same_v<F, ops::atan> ||
-                    (std::is_same_v<T, float> && !std::is_same_v<F, ops::tan>)
-              : std::is_same_v<T, double> || std::is_same_v<F, ops::exp2> || std::is_same_v<F, ops::expm1> ||
-                    std::is_same_v<F, ops::log> || std::is_same_v<F, ops::log2> || std::is_same_v<F, ops::log1p> ||
-                    std::is_same_v<F, ops::sinh> || std::is_same_v<F, ops::asinh> || std::is_same_v<F, ops::acosh>;
+    std::is_same_v<T, double> || (auto_v<F> && !std::is_same_v<F, ops::tan>) || std::is_same_v<F, ops::exp2> ||
+    std::is_same_v<F, ops::expm1> || std::is_same_v<F, ops::log> || std::is_same_v<F, ops::log2> ||
+    std::is_same_v<F, ops::log1p> || std::is_same_v<F, ops::sinh> || std::is_same_v<F, ops::asinh> ||
+    std::is_same_v<F, ops::acosh>;
 
 /// The tile kernel of level sse2 for a function libm_at_sse2_v names: the
 /// C library's function on each element.
@@ -221,7 +234,7 @@ tile_fn kernel() noexcept {
 template <class C>
 struct node : std::false_type {};
 template <class F, class C>
-  requires(ops::lane_kernel_row_v<F> || auto_v<F>)
+  requires((SINTER_DETAIL_DISPATCH_LANES != 0 && ops::lane_kernel_row_v<F>) || auto_v<F>)
 struct node<map_cursor<F, C>>
     : std::bool_constant<(std::is_same_v<decltype(std::declval<const C&>().load(0)), float> ||
                           std::is_same_v<decltype(std::declval<const C&>().load(0)), double>) &&
@@ -275,9 +288,9 @@ template <class V, class C>
 SINTER_FORCEINLINE void fill(V* buf, const C c, index_t from, index_t n) {
   constexpr index_t line = 64 / static_cast<index_t>(sizeof(V));
   const index_t whole = n & ~(line - 1);
-#pragma GCC ivdep
+  SINTER_DETAIL_DISPATCH_IVDEP
   for (index_t k = 0; k < whole; ++k) buf[k] = static_cast<V>(c.load(from + k));
-#pragma GCC ivdep
+  SINTER_DETAIL_DISPATCH_IVDEP
   for (index_t k = whole; k < n; ++k) buf[k] = static_cast<V>(c.load(from + k));
 }
 

@@ -12,7 +12,7 @@
 /// products (tests/policy/test_isa_dispatch.cpp).
 #include "cpu_isa.hpp"
 
-#if SINTER_CPU_DISPATCH
+#if SINTER_DETAIL_DISPATCH_LANES
 #include "../../core/math/kernels_f64.hpp"
 
 // A vector argument of a width the build lacks warns of an ABI change; these

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <memory>
 #include <mutex>
+#include <ostream>
 #include <type_traits>
 
 #include "array.hpp"
@@ -336,5 +337,11 @@ class product {
  private:
   std::shared_ptr<const detail::product_core<T, R, P>> core_;
 };
+
+/// Print a product as its value (io.hpp's array printing): `std::cout << sinter::matmul(a, b);`
+template <class T, std::size_t R, class P>
+std::ostream& operator<<(std::ostream& os, const product<T, R, P>& p) {
+  return os << p.eval();
+}
 
 }  // namespace sinter

@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <random>
+#include <sstream>
 #include <sinter/linalg.hpp>
 #include <sinter/sinter.hpp>
 #include <sinter/trace.hpp>
@@ -259,6 +260,10 @@ TEST_CASE("matmul fused: elsewhere the product is computed once, values unchange
     for (index_t l = 0; l < 17; ++l) s += a(i, l) * v(l);
     CHECK(col(i, 3) == doctest::Approx(s).epsilon(1e-13));
   }
+  std::ostringstream printed, want_printed;
+  printed << st::matmul(a, b);
+  want_printed << p;
+  CHECK(printed.str() == want_printed.str());
   // Kept in a variable: computed once by its first whole use, then read as memory.
   const auto q = st::matmul(a, b);
   CHECK(q(3, 4) == p(3, 4));

@@ -74,7 +74,7 @@ inline void allgather_region(region& g, void* dst) {
     counts[static_cast<std::size_t>(q)] = static_cast<int>(static_cast<std::size_t>(e - b) * g.row_bytes);
     displs[static_cast<std::size_t>(q)] = static_cast<int>(static_cast<std::size_t>(b) * g.row_bytes);
   }
-  check(MPI_Allgatherv(reinterpret_cast<const void*>(g.base + displs[static_cast<std::size_t>(g.rank)]),
+  check(MPI_Allgatherv(reinterpret_cast<const void*>(g.base + static_cast<std::size_t>(displs[static_cast<std::size_t>(g.rank)])),
                        counts[static_cast<std::size_t>(g.rank)], MPI_BYTE, dst, counts.data(), displs.data(), MPI_BYTE,
                        g.comm),
         "MPI_Allgatherv");

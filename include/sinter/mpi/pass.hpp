@@ -214,7 +214,8 @@ void dist_pass(const dist<L>& pol, const sinter::detail::memory_leaf<T, R>& out,
   collect_leaves(bound, pol.comm.get(), leaves);
   if (o.g->comm != pol.comm.get()) refuse("the output's communicator differs from the policy's");
   const bool aliased = sinter::detail::needs_temporary(out, bound);
-  const auto [lo, hi] = o.of(o.g->rank);
+  const auto mine = o.of(o.g->rank);  // not a structured binding: Clang 14 cannot capture one
+  const index_t lo = mine.first, hi = mine.second;
   halo_requests reqs;
   const auto needs = needs_of(leaves, o);
   const exchange_counters before = exchange_stats();

@@ -5,8 +5,9 @@
 // side: sinter_host, a hand loop (one accumulator in order, as a user
 // writes it; GCC keeps it scalar without -ffast-math) and Eigen Array
 // expressions; and row sums of squares of a matrix with rows of 7, 100 and
-// 1000 floats (row_sum_sq, one fold per row). Each result is checked
-// against a long-double sum first.
+// 1000 floats (row_sum_sq, one fold per row); and count_nonzero, all and
+// any of a float comparison over 2^24 elements. Each result is checked
+// first (sums against a long-double sum).
 //   ./build/bench/bench_reduce_sizes --benchmark_min_time=0.05
 #include <cmath>
 #include <cstring>
@@ -125,6 +126,28 @@ void row_sums(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * rows * cols * static_cast<index_t>(sizeof(float)));
 }
 
+// A predicate folded over 2^24 floats in [-1, 1), every element read (all
+// true, none true): count_nonzero(a > -2), all(a > -2), any(a > 2).
+enum class pred_fold { count_nonzero, all, any };
+
+template <pred_fold F>
+void predicate_fold(benchmark::State& state) {
+  const index_t n = index_t(1) << 24;
+  const auto a = sv(buffer<float>("reduce_sizes_p", n, -1, 1, 6), n);
+  const auto run = [&] {
+    if constexpr (F == pred_fold::count_nonzero) return st::count_nonzero(a > -2.f) == n;
+    else if constexpr (F == pred_fold::all) return st::all(a > -2.f);
+    else return !st::any(a > 2.f);
+  };
+  if (!run()) {
+    state.SkipWithError("wrong result");
+    return;
+  }
+  for (auto _ : state) benchmark::DoNotOptimize(run());
+  state.SetItemsProcessed(state.iterations() * n);
+  state.SetBytesProcessed(state.iterations() * n * static_cast<index_t>(sizeof(float)));
+}
+
 void row_lengths(benchmark::internal::Benchmark* b) {
   for (const index_t c : {7, 100, 1000}) b->Arg(c);
 }
@@ -143,6 +166,9 @@ SINTER_BENCH_REDUCE_SIZES(sum_sq_diff, float, "sum_sq_diff/f32")
 SINTER_BENCH_REDUCE_SIZES(sum_sq_diff, double, "sum_sq_diff/f64")
 BENCHMARK(row_sums<impl::sinter_host>)->Name("row_sum_sq/f32/sinter_host")->Apply(row_lengths);
 BENCHMARK(row_sums<impl::hand>)->Name("row_sum_sq/f32/hand")->Apply(row_lengths);
+BENCHMARK(predicate_fold<pred_fold::count_nonzero>)->Name("count_nonzero/f32_gt/2^24/sinter_host");
+BENCHMARK(predicate_fold<pred_fold::all>)->Name("all/f32_gt/2^24/sinter_host");
+BENCHMARK(predicate_fold<pred_fold::any>)->Name("any/f32_gt/2^24/sinter_host");
 #if SINTER_BENCH_HAS_EIGEN
 BENCHMARK(row_sums<impl::eigen>)->Name("row_sum_sq/f32/eigen")->Apply(row_lengths);
 BENCHMARK(reduce_size<kernel::dot, impl::eigen, float>)->Name("dot/f32/eigen")->Apply(odd_sizes);

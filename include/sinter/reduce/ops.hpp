@@ -110,16 +110,20 @@ struct arg_extremum {
 using argmin = arg_extremum<false>;
 using argmax = arg_extremum<true>;
 
-/// any / all: logical or / and of the elements' truth.
+/// any / all: logical or / and of the elements' truth, accumulated as 0/1 in
+/// 32-bit lanes combined with & or |: bool lanes and && / || kept the fold
+/// from vectorising as count_nonzero's does (docs/journal/2026-12-05-tidy.md).
 template <bool All>
 struct logical_fold {
   static constexpr const char* name = All ? "all" : "any";
-  template <class V> using acc_t = bool;
+  template <class V> using acc_t = std::uint32_t;
   template <class V> using result_t = bool;
-  template <class V> SINTER_HD static bool identity() { return All; }
-  template <class V> SINTER_HD static bool lift(V v, index_t) { return static_cast<bool>(static_cast<compute_t<V>>(v)); }
-  SINTER_HD static bool combine(bool a, bool b) { return All ? (a && b) : (a || b); }
-  template <class V, class A> SINTER_HD static bool finish(A a, index_t) { return a; }
+  template <class V> SINTER_HD static std::uint32_t identity() { return All ? 1u : 0u; }
+  template <class V> SINTER_HD static std::uint32_t lift(V v, index_t) {
+    return static_cast<compute_t<V>>(v) != compute_t<V>(0) ? 1u : 0u;
+  }
+  template <class A> SINTER_HD static A combine(A a, A b) { return All ? (a & b) : (a | b); }
+  template <class V, class A> SINTER_HD static bool finish(A a, index_t) { return a != 0; }
 };
 using any = logical_fold<false>;
 using all = logical_fold<true>;

@@ -185,8 +185,10 @@ struct product_state final : product_core<T, RO, P> {
 /// are promoted to a row (first) or a column (second) and that axis removed
 /// from the result; rank >= 3 operands are stacks of matrices whose batch
 /// axes broadcast. One GEMM per matrix of the batch; a lazy operand is
-/// evaluated once first. Returns a new array (a scalar for two 1-D
-/// operands). Inner extents that differ throw shape_error naming both shapes.
+/// evaluated once first. host, par: returns a pending `product`, fused
+/// into the assignment that reads it (linalg_fused.hpp); cuda: a new array;
+/// a scalar for two 1-D operands. Inner extents that differ throw
+/// shape_error naming both shapes.
 template <expression A, expression B>
 auto matmul(A&& a, B&& b) {
   detail::check_linalg_operands<A, B>();

@@ -18,6 +18,7 @@
 #include "../npy.hpp"
 #include "../transfer.hpp"
 #include "../view.hpp"
+#include "collective.hpp"
 #include "pass.hpp"
 
 namespace sinter::detail {
@@ -272,27 +273,12 @@ auto distributed(X&& x) {
 }
 
 /// Runs f() on this rank; if it throws on any rank of comm, every rank
-/// throws (the failing ranks their own exception, the others a value_error
-/// naming the lowest failing rank), so no rank waits for a failed one.
+/// throws (the failing ranks their own exception, the others one of the
+/// same kind naming the lowest failing rank: mpi/collective.hpp's agree),
+/// so no rank waits for a failed one. f should make no collective call.
 template <class F>
 void agreed(F&& f, communicator comm = {}) {
-  std::exception_ptr err;
-  std::string text;
-  try {
-    f();
-  } catch (const std::exception& ex) {
-    err = std::current_exception();
-    text = ex.what();
-  } catch (...) {
-    err = std::current_exception();
-    text = "unknown exception";
-  }
-  const int me = err ? comm.rank() : INT_MAX;
-  int first = INT_MAX;
-  detail::check(MPI_Allreduce(&me, &first, 1, MPI_INT, MPI_MIN, comm.get()), "MPI_Allreduce");
-  if (first == INT_MAX) return;
-  if (err) std::rethrow_exception(err);
-  throw value_error("sinter::mpi: rank " + std::to_string(first) + " failed; every rank stops");
+  detail::run_agreed(comm, std::forward<F>(f));
 }
 
 /// Writes a distributed array as one .npy file (collective): gathered to

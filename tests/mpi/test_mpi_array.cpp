@@ -139,6 +139,66 @@ TEST_CASE("mpi array: full and axis reductions against one process and a double 
     }
 }
 
+namespace test_mpi_array {
+// Full reductions of the 1-D x scattered from h: bitwise the single-process ones.
+template <class T>
+void check_full(const array<T, 1>& h, const char* what) {
+  const auto x = mpi::scatter(h, 0);
+  INFO(what, ", n ", h.size());
+  CHECK(same_bits(sum(x), sum(h)));
+  CHECK(same_bits(mean(x), mean(h)));
+  CHECK(same_bits(prod(x * T(0.001) + T(1)), prod(h * T(0.001) + T(1))));
+  if (h.size() == 0) return;  // min, max, argmax of nothing are errors
+  CHECK(same_bits(min(x), min(h)));
+  CHECK(same_bits(max(x), max(h)));
+  CHECK(argmax(x) == argmax(h));
+  CHECK(argmin(x) == argmin(h));
+}
+}  // namespace test_mpi_array
+
+TEST_CASE("mpi array: full reductions across tile boundaries, ties and NaN, bitwise one process") {
+  using namespace test_mpi_array;
+  for (index_t n : {index_t(0), index_t(1), index_t(4095), index_t(4097), index_t(3 * 4096 + 5), index_t(100003)}) {
+    const array<double, 1> d(random::uniform(random::key(7), {n}, -1.0, 1.0));
+    const array<float, 1> f(d);
+    check_full(f, "float");
+    check_full(d, "double");
+    check_full(array<float, 1>(floor(f * 5.f)), "float ties");  // argmax gives the first maximum
+    array<double, 1> nan = d;
+    if (n > 2) nan.data()[n / 3] = nan.data()[n / 2] = std::nan("");
+    check_full(nan, "double with NaN");
+  }
+  // A float sum whose pairwise and sequential results differ: the tree is the single process's.
+  array<float, 1> big = ones<float>({100003});
+  big.data()[0] = 1e8f;
+  check_full(big, "big first");
+}
+
+TEST_CASE("mpi array: axis reductions fold each rank's own rows, bitwise one process") {
+  using namespace test_mpi_array;
+  for (index_t n0 : {index_t(0), index_t(1), index_t(2), index_t(5), index_t(13), index_t(700)}) {
+    const array<float, 3> h(random::uniform(random::key(3), {n0, 5, 3}, -1.0, 1.0));
+    const auto x = mpi::scatter(h, 0);
+    const auto before = mpi::detail::exchange_stats();
+    // Axis 0 kept: no row moves (only the result is all-gathered).
+    CHECK(same_bits(mpi::allgather(sum(x, axis(1))), sum(h, axis(1))));
+    CHECK(same_bits(mpi::allgather(sum(x, axes(1, 2))), sum(h, axes(1, 2))));
+    CHECK(same_bits(mpi::allgather(argmax(x, axis(2))), argmax(h, axis(2))));
+    CHECK(same_bits(mpi::allgather(mean(x, axis(2), keepdims)), mean(h, axis(2), keepdims)));
+    CHECK(same_bits(mpi::allgather(max(x(slice(1, end)), axis(1))), max(h(slice(1, end)), axis(1))));
+    CHECK(mpi::detail::exchange_stats().bytes_received == before.bytes_received);
+    // Ghost rows read (a shifted difference), axis 0 reduced, every axis reduced.
+    const auto gd = mpi::allgather(sum(x(slice(1, end)) - x(slice(0, -1)), axis(2)));
+    CHECK(same_bits(gd, sum(h(slice(1, end)) - h(slice(0, -1)), axis(2))));
+    CHECK(same_bits(mpi::allgather(sum(x, axis(0))), sum(h, axis(0))));
+    if (n0 > 0) CHECK(same_bits(mpi::allgather(min(x * 2.f, axes(0, 2))), min(h * 2.f, axes(0, 2))));
+    CHECK(same_bits(mpi::allgather(sum(x, axes(0, 1, 2))), sum(h, axes(0, 1, 2))));
+    double ref = 0;  // row 0's sum along axis 1, by a double loop
+    for (index_t j = 0; j < 5 && n0 > 0; ++j) ref += double(h.data()[j * 3]);
+    if (n0 > 0) CHECK(std::abs(double(mpi::allgather(sum(x, axis(1))).data()[0]) - ref) <= 1e-5);
+  }
+}
+
 TEST_CASE("mpi array: random arrays keep the global index (equal to one process at any rank count)") {
   using namespace test_mpi_array;
   for (index_t n0 : {index_t(0), index_t(1), index_t(3), index_t(10), index_t(257)}) {

@@ -5,7 +5,6 @@
 /// so blocks differ by at most one row and ranks beyond n0 own none.
 #include <utility>
 
-#include "../core/error.hpp"
 #include "../core/shape.hpp"
 
 namespace sinter::mpi::detail {
@@ -24,14 +23,6 @@ constexpr int row_owner(index_t n0, int size, index_t row) {
   const index_t q = n0 / s, extra = n0 % s;
   const index_t big = extra * (q + 1);  // rows held by the ranks with one row more
   return static_cast<int>(row < big ? row / (q + 1) : extra + (row - big) / q);
-}
-
-/// Throws value_error unless 0 <= rank < size and n0 >= 0 (the arguments of block_rows).
-inline void check_blocks(index_t n0, int size, int rank) {
-  if (size <= 0 || rank < 0 || rank >= size || n0 < 0)
-    throw value_error("sinter::mpi: block distribution of " + std::to_string(n0) + " rows over " +
-                      std::to_string(size) + " ranks asked for rank " + std::to_string(rank) +
-                      "; rows must be >= 0 and 0 <= rank < size");
 }
 
 }  // namespace sinter::mpi::detail

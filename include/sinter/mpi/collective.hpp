@@ -126,35 +126,6 @@ inline std::vector<std::uint64_t> allgather_counts(const communicator& comm, std
   return all;
 }
 
-/// Every rank's span, concatenated in rank order, on every rank (collective;
-/// counts may differ and be zero; at most 2 GiB in all, else mpi_error on every rank).
-template <class T>
-std::vector<T> allgather(const communicator& comm, std::span<const T> mine) {
-  static_assert(std::is_trivially_copyable_v<T>, "sinter::mpi::detail::allgather: T must be trivially copyable");
-  require_mpi("allgather");
-  const auto counts = allgather_counts(comm, mine.size_bytes());
-  std::vector<int> cnt(counts.size()), disp(counts.size());
-  std::uint64_t total = 0;
-  for (std::size_t r = 0; r < counts.size(); ++r) {
-    if (total + counts[r] > std::uint64_t(INT_MAX))
-      throw mpi_error("sinter::mpi: allgather: more than 2 GiB in all; gather in parts");
-    disp[r] = static_cast<int>(total);
-    cnt[r] = static_cast<int>(counts[r]);
-    total += counts[r];
-  }
-  std::vector<T> out(static_cast<std::size_t>(total / sizeof(T)));
-  check(MPI_Allgatherv(mine.data(), static_cast<int>(mine.size_bytes()), MPI_BYTE, out.data(), cnt.data(),
-                       disp.data(), MPI_BYTE, comm.get()),
-        "MPI_Allgatherv");
-  return out;
-}
-
-/// One value of every rank, in rank order (collective).
-template <class T>
-std::vector<T> allgather(const communicator& comm, const T& mine) {
-  return allgather(comm, std::span<const T>(&mine, 1));
-}
-
 /// Whether every displacement fits MPI's int (one Gatherv/Scatterv suffices).
 inline bool counts_fit(const std::vector<std::uint64_t>& counts, std::size_t max_message) {
   std::uint64_t total = 0;
@@ -171,6 +142,43 @@ inline void counts_as_ints(const std::vector<std::uint64_t>& counts, std::vector
     disp[r] = total;
     total += cnt[r];
   }
+}
+
+/// Every rank's block (counts[r] bytes; `mine` this rank's), concatenated
+/// in rank order into `global` on every rank (collective; counts may differ
+/// and be zero; in place when `mine` is this rank's place in `global`; at
+/// most 2 GiB in all, else mpi_error on every rank).
+inline void allgather_bytes(const communicator& comm, const std::vector<std::uint64_t>& counts, const void* mine,
+                            void* global) {
+  require_mpi("allgather");
+  if (!counts_fit(counts, std::size_t(INT_MAX))) throw mpi_error("sinter::mpi: allgather: more than 2 GiB in all; gather in parts");
+  std::vector<int> cnt, disp;
+  counts_as_ints(counts, cnt, disp);
+  const auto r = static_cast<std::size_t>(comm.rank());
+  const bool in_place = mine == static_cast<const unsigned char*>(global) + disp[r];
+  check(MPI_Allgatherv(in_place ? MPI_IN_PLACE : mine, cnt[r], MPI_BYTE, global, cnt.data(), disp.data(), MPI_BYTE,
+                       comm.get()),
+        "MPI_Allgatherv");
+}
+
+/// Every rank's span, concatenated in rank order, on every rank (collective;
+/// counts may differ and be zero; at most 2 GiB in all, else mpi_error on every rank).
+template <class T>
+std::vector<T> allgather(const communicator& comm, std::span<const T> mine) {
+  static_assert(std::is_trivially_copyable_v<T>, "sinter::mpi::detail::allgather: T must be trivially copyable");
+  require_mpi("allgather");
+  const auto counts = allgather_counts(comm, mine.size_bytes());
+  std::uint64_t total = 0;
+  for (auto c : counts) total += c;
+  std::vector<T> out(total <= std::uint64_t(INT_MAX) ? static_cast<std::size_t>(total / sizeof(T)) : 0);
+  allgather_bytes(comm, counts, mine.data(), out.data());
+  return out;
+}
+
+/// One value of every rank, in rank order (collective).
+template <class T>
+std::vector<T> allgather(const communicator& comm, const T& mine) {
+  return allgather(comm, std::span<const T>(&mine, 1));
 }
 
 /// Gathers every rank's block of `bytes` bytes to `root`, which receives

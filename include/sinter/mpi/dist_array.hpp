@@ -6,7 +6,6 @@
 /// (collective), and the user-facing helpers: local(x), mpi::empty/zeros/
 /// ones/full, mpi::scatter, mpi::gather, mpi::allgather, mpi::agreed,
 /// mpi::save_npy/load_npy (rank-ordered through the root).
-#include <climits>
 #include <cstring>
 #include <exception>
 #include <optional>
@@ -61,6 +60,21 @@ struct backend<mpi::dist<L>> {
 
 namespace sinter::mpi::detail {
 
+/// Bytes of the rows each rank owns in region g, in rank order.
+inline std::vector<std::uint64_t> owned_bytes(const region& g) {
+  std::vector<std::uint64_t> counts(static_cast<std::size_t>(g.size));
+  for (int q = 0; q != g.size; ++q) {
+    const auto [b, e] = g.owned(q);
+    counts[static_cast<std::size_t>(q)] = static_cast<std::uint64_t>(e - b) * g.row_bytes;
+  }
+  return counts;
+}
+
+/// This rank's first owned byte of region g.
+inline void* owned_start(const region& g) {
+  return reinterpret_cast<void*>(g.base + static_cast<std::size_t>(g.b) * g.row_bytes);
+}
+
 /// Every row of region g into dst (g.bytes bytes), on every rank (collective).
 inline void allgather_region(region& g, void* dst) {
   if (g.bytes == 0) return;
@@ -68,17 +82,7 @@ inline void allgather_region(region& g, void* dst) {
     std::memcpy(dst, reinterpret_cast<const void*>(g.base), g.bytes);
     return;
   }
-  if (g.bytes > static_cast<std::size_t>(INT_MAX)) refuse("gathering more than 2 GiB is not supported");
-  std::vector<int> counts(static_cast<std::size_t>(g.size)), displs(counts.size());
-  for (int q = 0; q != g.size; ++q) {
-    const auto [b, e] = g.owned(q);
-    counts[static_cast<std::size_t>(q)] = static_cast<int>(static_cast<std::size_t>(e - b) * g.row_bytes);
-    displs[static_cast<std::size_t>(q)] = static_cast<int>(static_cast<std::size_t>(b) * g.row_bytes);
-  }
-  check(MPI_Allgatherv(reinterpret_cast<const void*>(g.base + static_cast<std::size_t>(displs[static_cast<std::size_t>(g.rank)])),
-                       counts[static_cast<std::size_t>(g.rank)], MPI_BYTE, dst, counts.data(), displs.data(), MPI_BYTE,
-                       g.comm),
-        "MPI_Allgatherv");
+  allgather_bytes(communicator(g.comm), owned_bytes(g), owned_start(g), dst);
 }
 
 /// The region of a whole distributed array, its layout known.
@@ -210,18 +214,8 @@ dist_array<T, R, host> scatter(const array<T, R, P>& x, int root = 0, communicat
   auto out = empty<T, host>(shape, comm);
   if (out.size() == 0) return out;
   detail::region& g = detail::whole_region(out);
-  if (g.bytes > static_cast<std::size_t>(INT_MAX)) detail::refuse("scattering more than 2 GiB is not supported");
-  std::vector<int> counts(static_cast<std::size_t>(g.size)), displs(counts.size());
-  for (int q = 0; q != g.size; ++q) {
-    const auto [b, e] = g.owned(q);
-    counts[static_cast<std::size_t>(q)] = static_cast<int>(static_cast<std::size_t>(e - b) * g.row_bytes);
-    displs[static_cast<std::size_t>(q)] = static_cast<int>(static_cast<std::size_t>(b) * g.row_bytes);
-  }
-  const int me = counts[static_cast<std::size_t>(g.rank)];
-  void* to = reinterpret_cast<void*>(g.base + static_cast<std::size_t>(displs[static_cast<std::size_t>(g.rank)]));
-  detail::check(MPI_Scatterv(g.rank == root ? static_cast<const void*>(x.data()) : nullptr, counts.data(),
-                             displs.data(), MPI_BYTE, to, me, MPI_BYTE, root, comm.get()),
-                "MPI_Scatterv");
+  detail::scatter_rows(comm, root, g.rank == root ? static_cast<const void*>(x.data()) : nullptr,
+                       detail::owned_start(g), detail::owned_bytes(g)[static_cast<std::size_t>(g.rank)]);
   return out;
 }
 
@@ -234,22 +228,12 @@ array<T, R, host> gather(const array<T, R, dist<L>>& x, int root = 0) {
   array<T, R, host> out(here ? x.shape() : extents<R>{});
   if (x.size() == 0) return out;
   detail::region& g = detail::whole_region(x);
-  if (g.bytes > static_cast<std::size_t>(INT_MAX)) detail::refuse("gathering more than 2 GiB is not supported");
-  std::vector<int> counts(static_cast<std::size_t>(g.size)), displs(counts.size());
-  for (int q = 0; q != g.size; ++q) {
-    const auto [b, e] = g.owned(q);
-    counts[static_cast<std::size_t>(q)] = static_cast<int>(static_cast<std::size_t>(e - b) * g.row_bytes);
-    displs[static_cast<std::size_t>(q)] = static_cast<int>(static_cast<std::size_t>(b) * g.row_bytes);
-  }
   if (g.replicated) {
     if (here) std::memcpy(static_cast<void*>(out.data()), reinterpret_cast<const void*>(g.base), g.bytes);
     return out;
   }
-  const void* from = reinterpret_cast<const void*>(g.base + static_cast<std::size_t>(displs[static_cast<std::size_t>(g.rank)]));
-  detail::check(MPI_Gatherv(from, counts[static_cast<std::size_t>(g.rank)], MPI_BYTE,
-                            here ? static_cast<void*>(out.data()) : nullptr, counts.data(), displs.data(), MPI_BYTE,
-                            root, comm.get()),
-                "MPI_Gatherv");
+  detail::gather_rows(comm, root, detail::owned_start(g), detail::owned_bytes(g)[static_cast<std::size_t>(g.rank)],
+                      here ? static_cast<void*>(out.data()) : nullptr);
   return out;
 }
 

@@ -79,15 +79,6 @@ class pending {
     requests_.clear();
     check(MPI_Waitall(static_cast<int>(r.size()), r.data(), MPI_STATUSES_IGNORE), "MPI_Waitall (exchange)");
   }
-  /// Whether the exchange has completed (without blocking).
-  bool done() {
-    if (requests_.empty()) return true;
-    int flag = 0;
-    check(MPI_Testall(static_cast<int>(requests_.size()), requests_.data(), &flag, MPI_STATUSES_IGNORE),
-          "MPI_Testall (exchange)");
-    if (flag != 0) requests_.clear();
-    return flag != 0;
-  }
 
  private:
   void finish_quietly() noexcept {
@@ -131,15 +122,6 @@ inline pending start_exchange(const communicator& comm, exchange_plan&& plan,
     stats.bytes_sent += s.bytes;
   }
   return pending(std::move(req));
-}
-
-/// Rows [lo, hi) a pass on the owned rows [b, e) reads through shifts of
-/// -below ... +above rows, clipped to [0, n0); nothing for an empty block.
-constexpr std::pair<index_t, index_t> halo_window(index_t n0, std::pair<index_t, index_t> owned, index_t below,
-                                                  index_t above) {
-  if (owned.first >= owned.second) return {owned.first, owned.first};
-  const index_t lo = owned.first - below, hi = owned.second + above;
-  return {lo < 0 ? 0 : lo, hi > n0 ? n0 : hi};
 }
 
 /// The halo exchange of a block-distributed region of n0 rows of

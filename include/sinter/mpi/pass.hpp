@@ -216,12 +216,12 @@ void dist_pass(const dist<L>& pol, const sinter::detail::memory_leaf<T, R>& out,
   const bool aliased = sinter::detail::needs_temporary(out, bound);
   const auto mine = o.of(o.g->rank);  // not a structured binding: Clang 14 cannot capture one
   const index_t lo = mine.first, hi = mine.second;
-  halo_requests reqs;
-  const auto needs = needs_of(leaves, o);
+  exchange_plan plan = halo_of(needs_of(leaves, o));
+  const bool moves = plan.bytes_sent() + plan.bytes_received() > 0;
   const exchange_counters before = exchange_stats();
-  for (std::size_t k = 0; k != needs.size(); ++k) start_halo(needs[k], static_cast<int>(k), reqs);
+  pending reqs = start_exchange(pol.comm, std::move(plan));
   const auto wait = [&](index_t ilo, index_t ihi) {  // completes the exchange, traced
-    if (!sinter::detail::trace_active() || reqs.reqs.empty()) return reqs.wait();
+    if (!sinter::detail::trace_active() || !moves) return reqs.wait();
     const auto t0 = std::chrono::steady_clock::now();
     reqs.wait();
     const auto& st = exchange_stats();
@@ -231,7 +231,7 @@ void dist_pass(const dist<L>& pol, const sinter::detail::memory_leaf<T, R>& out,
                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), ilo, ihi, lo, hi,
                    aliased);
   };
-  if (aliased || reqs.reqs.empty()) {  // in place: every rank's old rows are sent before any is overwritten
+  if (aliased || !moves) {  // in place: every rank's old rows are sent before any is overwritten
     wait(lo, lo);
     local_rows(pol.local, out, bound, lo, hi);
     return;

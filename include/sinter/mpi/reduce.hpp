@@ -3,18 +3,20 @@
 /// Reductions of distributed expressions (reducer<dist<L>>). A full
 /// reduction folds the same 4096-element tiles as the single-process engine
 /// (each rank the tiles that start in its rows, reading the rows a tile
-/// spills into through the halo exchange), gathers the tile partials in
+/// spills into through the halo exchange), all-gathers the tile partials in
 /// order and combines them in the single-process pairwise order: the
 /// result is bitwise the single-process one for any rank count. A
-/// reduction along axes gathers its input on every rank and runs the local
-/// engine, so its result (replicated on every rank) is bitwise the
-/// single-process one too.
-#include <climits>
+/// reduction along axes splits its outputs by the rows of the expression's
+/// first kept axis (axis 0 unless it is reduced): each rank runs the local
+/// engine on the outputs of its rows, the halo exchange bringing any row
+/// they read that it does not own, and the outputs are all-gathered, so
+/// the result (replicated on every rank) is bitwise the single-process one.
 #include <cstring>
-#include <memory>
+#include <span>
 #include <vector>
 
 #include "../reduce.hpp"
+#include "collective.hpp"
 #include "pass.hpp"
 
 namespace sinter::mpi::detail {
@@ -34,6 +36,13 @@ struct reduce_rows {
     return {clamp(b - r0), clamp(e - r0)};
   }
 };
+
+/// The first leaf whose axis 0 steps its region's rows (reduce_rows' `by`), or nullptr.
+inline const leaf_rows* row_leaf(const std::vector<leaf_rows>& leaves) {
+  for (const auto& l : leaves)
+    if (!l.g->replicated && l.g->row_bytes > 0 && l.s0 == static_cast<std::int64_t>(l.g->row_bytes)) return &l;
+  return nullptr;
+}
 
 /// The engine's tiles [t0, t1) that rank q folds (those starting in its
 /// flat range), and the expression rows they read.
@@ -84,64 +93,60 @@ struct reducer<mpi::dist<L>> {
     mpi::detail::reduce_tiles_of plan;
     plan.n = n;
     plan.inner = n / e.shape()[0];
-    plan.rows = {nullptr, e.shape()[0], size};
-    for (const auto& l : leaves)
-      if (!l.g->replicated && l.g->row_bytes > 0 && l.s0 == static_cast<std::int64_t>(l.g->row_bytes)) {
-        plan.rows.by = &l;
-        break;
-      }
-    {
-      mpi::detail::halo_requests reqs;
-      const auto needs = mpi::detail::needs_of(leaves, plan);
-      for (std::size_t k = 0; k != needs.size(); ++k) mpi::detail::start_halo(needs[k], static_cast<int>(k), reqs);
-      reqs.wait();
-    }
-    const index_t tiles = (n + plan.tile - 1) / plan.tile;
-    std::vector<int> counts(static_cast<std::size_t>(size)), displs(counts.size());
-    for (int q = 0; q != size; ++q) {
-      const auto [t0, t1] = plan.tiles(q);
-      counts[static_cast<std::size_t>(q)] = static_cast<int>(static_cast<std::size_t>(t1 - t0) * sizeof(A));
-      displs[static_cast<std::size_t>(q)] = static_cast<int>(static_cast<std::size_t>(t0) * sizeof(A));
-    }
+    plan.rows = {mpi::detail::row_leaf(leaves), e.shape()[0], size};
+    mpi::detail::start_exchange(pol.comm, mpi::detail::halo_of(mpi::detail::needs_of(leaves, plan))).wait();
     const auto [t0, t1] = plan.tiles(me);
-    const std::unique_ptr<A[]> all(new A[static_cast<std::size_t>(tiles)]);
+    std::vector<A> mine(static_cast<std::size_t>(t1 - t0));
     for (index_t t = t0; t < t1; ++t) {
       const index_t b = t * plan.tile, len = b + plan.tile < n ? plan.tile : n - b;
-      all[static_cast<std::size_t>(t)] = reduce_host::reduce_range<Op>(bound, e.shape(), b, len, false, 0);
+      mine[static_cast<std::size_t>(t - t0)] = reduce_host::reduce_range<Op>(bound, e.shape(), b, len, false, 0);
     }
-    if (static_cast<std::size_t>(tiles) * sizeof(A) > static_cast<std::size_t>(INT_MAX))
-      mpi::detail::refuse("a full reduction of more than 2^31 bytes of tile partials is not supported");
-    mpi::detail::check(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_BYTE, all.get(), counts.data(), displs.data(), MPI_BYTE,
-                                      pol.comm.get()),
-                       "MPI_Allgatherv");
-    return reduce_host::combine_partials<Op>(all.get(), static_cast<std::size_t>(tiles));
+    const auto all = mpi::detail::allgather(pol.comm, std::span<const A>(mine));  // every tile, in order
+    return reduce_host::combine_partials<Op>(all.data(), all.size());
   }
 
-  /// out[o] = finish(fold of output o's elements): the input's rows
-  /// gathered on every rank, the local engine run there; the result array
-  /// is complete on every rank (a replicated region).
+  /// out[o] = finish(fold of output o's elements): the outputs of this
+  /// rank's rows of the first kept axis, by the local engine, then
+  /// all-gathered; the result array is complete on every rank (a
+  /// replicated region).
   template <class Op, class R, class Node, std::size_t RP, class Finish>
   static void along(const mpi::dist<L>& pol, R* out, const Node& permuted, const extents<RP>& pshape,
                     index_t outputs, index_t len, Finish finish) {
-    std::vector<mpi::detail::leaf_rows> leaves;
-    mpi::detail::collect_leaves(permuted, pol.comm.get(), leaves);
-    std::vector<mpi::detail::region_need> needs;
-    for (const auto& l : leaves) {
-      bool seen = l.g->replicated;
-      for (const auto& x : needs) seen = seen || x.g == l.g;
-      if (!seen)
-        needs.push_back({l.g, std::vector<std::pair<index_t, index_t>>(static_cast<std::size_t>(l.g->size),
-                                                                        {index_t{0}, l.g->n0})});
-    }
-    {
-      mpi::detail::halo_requests reqs;
-      for (std::size_t k = 0; k != needs.size(); ++k) mpi::detail::start_halo(needs[k], static_cast<int>(k), reqs);
-      reqs.wait();
-    }
+    static_assert(RP >= 1, "sinter::mpi: a distributed expression has at least one axis");
     mpi::detail::region* g = mpi::detail::find_region(out);
     if (!g) mpi::detail::refuse("a reduction into memory that is not a distributed array's");
     mpi::detail::commit_whole(*g);
-    reducer<L>::template along<Op>(pol.local, out, permuted, pshape, outputs, len, finish);
+    if (outputs == 0) return;
+    std::vector<mpi::detail::leaf_rows> leaves;
+    mpi::detail::collect_leaves(permuted, pol.comm.get(), leaves);
+    const int me = pol.comm.rank(), size = pol.comm.size();
+    // The permuted axis 0 is kept (outputs in its row-major blocks) unless
+    // every axis is reduced: then its extent divides the one output only
+    // when it is 1. Otherwise one rank folds the one output from every row.
+    const index_t n0 = pshape[0];
+    const bool by_rows = n0 > 0 && outputs % n0 == 0;
+    const index_t per = by_rows ? outputs / n0 : outputs;
+    mpi::detail::reduce_rows rows{by_rows ? mpi::detail::row_leaf(leaves) : nullptr, by_rows ? n0 : 1, size};
+    if (rows.by && (rows.of(0).first != 0 || rows.of(size - 1).second != rows.n)) rows.by = nullptr;
+    auto needs = mpi::detail::needs_of(leaves, rows);
+    if (!by_rows)  // the one output's rank reads every row
+      for (auto& x : needs)
+        for (int q = 0; q != size; ++q)
+          x.need[static_cast<std::size_t>(q)] = {0, rows.of(q).second > rows.of(q).first ? x.g->n0 : 0};
+    mpi::detail::start_exchange(pol.comm, mpi::detail::halo_of(needs)).wait();
+    const auto [lo, hi] = rows.of(me);
+    if (hi > lo) {
+      extents<RP> part = pshape;
+      part[0] = by_rows ? hi - lo : n0;
+      const Node mine = by_rows ? mpi::detail::restrict_rows(permuted, lo, hi - lo) : permuted;
+      reducer<L>::template along<Op>(pol.local, out + lo * per, mine, part, (hi - lo) * per, len, finish);
+    }
+    std::vector<std::uint64_t> counts(static_cast<std::size_t>(size));
+    for (int q = 0; q != size; ++q) {
+      const auto [qlo, qhi] = rows.of(q);
+      counts[static_cast<std::size_t>(q)] = static_cast<std::uint64_t>((qhi - qlo) * per) * sizeof(R);
+    }
+    mpi::detail::allgather_bytes(pol.comm, counts, out + lo * per, out);
   }
 };
 

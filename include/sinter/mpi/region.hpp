@@ -5,13 +5,12 @@
 /// makes readable and writable only the rows this rank owns plus the ghost
 /// rows its passes read, so a stray access faults instead of corrupting. A
 /// process-wide registry maps an address to its region (base, rows, row
-/// bytes, owned rows, communicator); the halo exchange moves rows between
-/// ranks' regions with non-blocking MPI.
+/// bytes, owned rows, communicator); halo_of plans the exchange of rows
+/// between ranks' regions (mpi/exchange.hpp moves them).
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -24,6 +23,7 @@
 #include "../core/error.hpp"
 #include "blocks.hpp"
 #include "comm.hpp"
+#include "exchange.hpp"
 
 namespace sinter::mpi::detail {
 
@@ -147,66 +147,22 @@ struct region_need {
   std::vector<std::pair<index_t, index_t>> need;
 };
 
-/// Posted sends and receives of a halo exchange; wait() completes them
-/// (the destructor too, so no buffer is released while MPI uses it).
-struct halo_requests {
-  std::vector<MPI_Request> reqs;
-  halo_requests() = default;
-  halo_requests(const halo_requests&) = delete;
-  halo_requests& operator=(const halo_requests&) = delete;
-  /// Completes every posted transfer.
-  void wait() {
-    if (reqs.empty()) return;
-    check(MPI_Waitall(static_cast<int>(reqs.size()), reqs.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
-    reqs.clear();
+/// The halo exchange of every region in `needs`, as one plan (exchange.hpp's
+/// halo_plan per region, in order: between two ranks the k-th message of
+/// one matches the k-th of the other); commits this rank's ghost rows first.
+inline exchange_plan halo_of(const std::vector<region_need>& needs) {
+  exchange_plan plan;
+  for (const auto& n : needs) {
+    region& g = *n.g;
+    if (g.replicated || g.size == 1) continue;
+    const auto [mlo, mhi] = n.need[static_cast<std::size_t>(g.rank)];
+    if (mhi > mlo) commit_rows(g, mlo, mhi);
+    auto p = halo_plan(g.n0, g.row_bytes, g.size, g.rank, reinterpret_cast<void*>(g.base),
+                       [&n](int q) { return n.need[static_cast<std::size_t>(q)]; });
+    plan.sends.insert(plan.sends.end(), p.sends.begin(), p.sends.end());
+    plan.receives.insert(plan.receives.end(), p.receives.begin(), p.receives.end());
   }
-  ~halo_requests() {
-    if (!reqs.empty()) MPI_Waitall(static_cast<int>(reqs.size()), reqs.data(), MPI_STATUSES_IGNORE);
-  }
-};
-
-/// Posts one transfer of `bytes` at p to or from `peer`, in pieces below INT_MAX bytes.
-inline void post_bytes(bool send, std::uintptr_t p, std::size_t bytes, int peer, int tag, MPI_Comm comm,
-                       halo_requests& out) {
-  constexpr std::size_t piece = std::size_t{1} << 30;
-  for (std::size_t off = 0; off < bytes; off += piece) {
-    const int n = static_cast<int>(std::min(piece, bytes - off));
-    MPI_Request r;
-    void* at = reinterpret_cast<void*>(p + off);
-    if (send) check(MPI_Isend(at, n, MPI_BYTE, peer, tag, comm, &r), "MPI_Isend");
-    else check(MPI_Irecv(at, n, MPI_BYTE, peer, tag, comm, &r), "MPI_Irecv");
-    out.reqs.push_back(r);
-    auto& st = exchange_stats();
-    (send ? st.bytes_sent : st.bytes_received) += static_cast<std::uint64_t>(n);
-    ++st.messages;
-  }
-}
-
-/// Commits the ghost rows this rank needs of n.g and posts the exchange:
-/// rows another rank needs from this rank's block are sent, rows this rank
-/// needs from another's are received. Returns the bytes this rank receives.
-inline std::size_t start_halo(const region_need& n, int tag, halo_requests& out) {
-  region& g = *n.g;
-  if (g.replicated || g.size == 1) return 0;
-  const auto [mlo, mhi] = n.need[static_cast<std::size_t>(g.rank)];
-  if (mhi > mlo) commit_rows(g, mlo, mhi);
-  std::size_t got = 0;
-  for (int p = 0; p != g.size; ++p) {
-    if (p == g.rank) continue;
-    const auto [plo, phi] = g.owned(p);
-    const index_t rlo = std::max(mlo, plo), rhi = std::min(mhi, phi);  // rows p sends here
-    if (rhi > rlo) {
-      const std::size_t bytes = static_cast<std::size_t>(rhi - rlo) * g.row_bytes;
-      post_bytes(false, g.base + static_cast<std::size_t>(rlo) * g.row_bytes, bytes, p, tag, g.comm, out);
-      got += bytes;
-    }
-    const auto [nlo, nhi] = n.need[static_cast<std::size_t>(p)];
-    const index_t slo = std::max(nlo, g.b), shi = std::min(nhi, g.e);  // rows sent to p
-    if (shi > slo)
-      post_bytes(true, g.base + static_cast<std::size_t>(slo) * g.row_bytes,
-                 static_cast<std::size_t>(shi - slo) * g.row_bytes, p, tag, g.comm, out);
-  }
-  return got;
+  return plan;
 }
 
 }  // namespace sinter::mpi::detail

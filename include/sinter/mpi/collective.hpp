@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "comm.hpp"
+#include "exchange.hpp"
 
 namespace sinter::mpi::detail {
 
@@ -186,11 +187,11 @@ std::vector<T> allgather(const communicator& comm, const T& mine) {
 /// Collective. Above max_message bytes in all, point-to-point messages of
 /// at most max_message bytes replace one Gatherv (MPI's counts are int).
 inline void gather_rows(const communicator& comm, int root, const void* local, std::size_t bytes, void* global,
-                        std::size_t max_message = std::size_t(1) << 30) {
+                        std::size_t max_message = max_message_bytes) {
   require_mpi("gather_rows");
   const int rank = comm.rank();
   const auto counts = allgather_counts(comm, bytes);
-  if (max_message == 0 || max_message > std::size_t(INT_MAX)) max_message = std::size_t(1) << 30;
+  if (max_message == 0 || max_message > std::size_t(INT_MAX)) max_message = max_message_bytes;
   if (counts_fit(counts, max_message)) {
     std::vector<int> cnt, disp;
     counts_as_ints(counts, cnt, disp);
@@ -199,45 +200,31 @@ inline void gather_rows(const communicator& comm, int root, const void* local, s
           "MPI_Gatherv");
     return;
   }
-  const int tag = 0x51e8;
-  std::vector<MPI_Request> req;
+  exchange_plan plan;  // one message per rank pair, split by start_exchange
+  plan.tag = 0x51e8;
   if (rank == root) {
     auto* out = static_cast<unsigned char*>(global);
     for (std::size_t r = 0; r < counts.size(); ++r) {
       const auto n = static_cast<std::size_t>(counts[r]);
-      if (static_cast<int>(r) == root) {
-        if (n > 0) std::memcpy(out, local, n);
-      } else {
-        for (std::size_t o = 0; o < n; o += max_message) {
-          req.emplace_back();
-          check(MPI_Irecv(out + o, static_cast<int>(std::min(max_message, n - o)), MPI_BYTE, static_cast<int>(r), tag,
-                          comm.get(), &req.back()),
-                "MPI_Irecv (gather_rows)");
-        }
-      }
+      if (static_cast<int>(r) == root && n > 0) std::memcpy(out, local, n);
+      else if (n > 0) plan.receives.push_back({static_cast<int>(r), out, n});
       out += n;
     }
-  } else {
-    const auto* in = static_cast<const unsigned char*>(local);
-    for (std::size_t o = 0; o < bytes; o += max_message) {
-      req.emplace_back();
-      check(MPI_Isend(in + o, static_cast<int>(std::min(max_message, bytes - o)), MPI_BYTE, root, tag, comm.get(),
-                      &req.back()),
-            "MPI_Isend (gather_rows)");
-    }
+  } else if (bytes > 0) {
+    plan.sends.push_back({root, local, bytes});
   }
-  check(MPI_Waitall(static_cast<int>(req.size()), req.data(), MPI_STATUSES_IGNORE), "MPI_Waitall (gather_rows)");
+  start_exchange(comm, std::move(plan), max_message).wait();
 }
 
 /// The reverse of gather_rows: `root` sends each rank its block of the
 /// contiguous `global` (rank order), which lands in `local` (`bytes` bytes,
 /// this rank's own count). Collective.
 inline void scatter_rows(const communicator& comm, int root, const void* global, void* local, std::size_t bytes,
-                         std::size_t max_message = std::size_t(1) << 30) {
+                         std::size_t max_message = max_message_bytes) {
   require_mpi("scatter_rows");
   const int rank = comm.rank();
   const auto counts = allgather_counts(comm, bytes);
-  if (max_message == 0 || max_message > std::size_t(INT_MAX)) max_message = std::size_t(1) << 30;
+  if (max_message == 0 || max_message > std::size_t(INT_MAX)) max_message = max_message_bytes;
   if (counts_fit(counts, max_message)) {
     std::vector<int> cnt, disp;
     counts_as_ints(counts, cnt, disp);
@@ -246,34 +233,20 @@ inline void scatter_rows(const communicator& comm, int root, const void* global,
           "MPI_Scatterv");
     return;
   }
-  const int tag = 0x51e9;
-  std::vector<MPI_Request> req;
+  exchange_plan plan;  // one message per rank pair, split by start_exchange
+  plan.tag = 0x51e9;
   if (rank == root) {
     const auto* in = static_cast<const unsigned char*>(global);
     for (std::size_t r = 0; r < counts.size(); ++r) {
       const auto n = static_cast<std::size_t>(counts[r]);
-      if (static_cast<int>(r) == root) {
-        if (n > 0) std::memcpy(local, in, n);
-      } else {
-        for (std::size_t o = 0; o < n; o += max_message) {
-          req.emplace_back();
-          check(MPI_Isend(in + o, static_cast<int>(std::min(max_message, n - o)), MPI_BYTE, static_cast<int>(r), tag,
-                          comm.get(), &req.back()),
-                "MPI_Isend (scatter_rows)");
-        }
-      }
+      if (static_cast<int>(r) == root && n > 0) std::memcpy(local, in, n);
+      else if (n > 0) plan.sends.push_back({static_cast<int>(r), in, n});
       in += n;
     }
-  } else {
-    auto* out = static_cast<unsigned char*>(local);
-    for (std::size_t o = 0; o < bytes; o += max_message) {
-      req.emplace_back();
-      check(MPI_Irecv(out + o, static_cast<int>(std::min(max_message, bytes - o)), MPI_BYTE, root, tag, comm.get(),
-                      &req.back()),
-            "MPI_Irecv (scatter_rows)");
-    }
+  } else if (bytes > 0) {
+    plan.receives.push_back({root, local, bytes});
   }
-  check(MPI_Waitall(static_cast<int>(req.size()), req.data(), MPI_STATUSES_IGNORE), "MPI_Waitall (scatter_rows)");
+  start_exchange(comm, std::move(plan), max_message).wait();
 }
 
 }  // namespace sinter::mpi::detail

@@ -1,7 +1,8 @@
 // sinter's distributed arrays (include/sinter/mpi.hpp), run by ctest under
 // mpirun at 1, 2, 3 and 4 ranks (tests/mpi/CMakeLists.txt). Every case
 // computes the single-process result on every rank from the same data and
-// compares bit for bit (elementwise, stencils, reductions, random arrays),
+// compares bit for bit (elementwise, stencils, random arrays; reductions:
+// test_mpi_reduce.cpp),
 // plus a plain double-precision loop where the single-process engine is
 // itself under test. Every case makes the same collective calls on every
 // rank: CHECK, not REQUIRE, so no rank leaves a case early.
@@ -17,32 +18,16 @@
 #include <string>
 #include <vector>
 
-#include "sinter/mpi.hpp"
+#include "mpi/array_support.hpp"
 
 namespace test_mpi_array {
 using namespace sinter;
 using sinter::index_t;
+using namespace test_mpi_array_support;
 
 // Extents along axis 0: empty, below the rank count, uneven, a prime, above a tile.
 inline const index_t rows_list[] = {0, 1, 2, 3, 5, 7, 13, 37};
 inline const index_t cols_list[] = {1, 3, 17};
-
-// Deterministic data of a shape, the same on every rank.
-inline array<float, 2> data2(index_t n0, index_t n1, std::uint64_t seed) {
-  return array<float, 2>(random::uniform(random::key(seed), {n0, n1}, -1.0, 1.0));
-}
-
-// Whether two host arrays hold the same bits.
-template <class T, std::size_t R>
-bool same_bits(const array<T, R>& a, const array<T, R>& b) {
-  if (a.shape() != b.shape()) return false;
-  const auto n = static_cast<std::size_t>(a.size());
-  return n == 0 || std::memcmp(a.data(), b.data(), n * sizeof(T)) == 0;
-}
-template <class T>
-bool same_bits(T a, T b) {
-  return std::memcmp(&a, &b, sizeof(T)) == 0;
-}
 
 // The 5-point stencil as a user writes it, in place (`u` is read and written).
 template <class A>
@@ -110,93 +95,6 @@ TEST_CASE("mpi array: stencils in place and into a second buffer, halo 1 and 2, 
           h(slice(0, 2 * half, 2), all) + h(slice(1, end, 2), all) * h(slice(n0 - 1, n0 - 1 - half, -1), all);
       CHECK(same_bits(mpi::allgather(w), hw));
     }
-}
-
-TEST_CASE("mpi array: full and axis reductions against one process and a double loop") {
-  using namespace test_mpi_array;
-  for (index_t n0 : {index_t(0), index_t(1), index_t(2), index_t(5), index_t(9), index_t(700)})
-    for (index_t n1 : {index_t(1), index_t(7), index_t(33)}) {
-      const auto h = data2(n0, n1, 11);
-      const auto x = mpi::scatter(h, 0);
-      CHECK(same_bits(sum(x), sum(h)));
-      CHECK(same_bits(sum(x * x + 1.f), sum(h * h + 1.f)));
-      CHECK(same_bits(sum(x(slice(1, end), all)), sum(h(slice(1, end), all))));  // shifted rows: ghost rows
-      double ref = 0;
-      for (index_t i = 0; i < n0 * n1; ++i) ref += double(h.data()[i]);
-      CHECK(std::abs(double(sum(x)) - ref) <= 1e-5 * double(n0 * n1 + 1));
-      if (n0 * n1 == 0) continue;
-      CHECK(same_bits(max(x), max(h)));
-      CHECK(same_bits(mean(x), mean(h)));
-      CHECK(argmax(x) == argmax(h));
-      CHECK(argmax(-x) == argmax(-h));
-      CHECK(same_bits(mpi::allgather(sum(x, axis(0))), sum(h, axis(0))));
-      CHECK(same_bits(mpi::allgather(max(x, axis(1))), max(h, axis(1))));
-      CHECK(same_bits(mpi::allgather(mean(x, axis(1))), mean(h, axis(1))));
-      CHECK(same_bits(mpi::allgather(argmax(x, axis(0))), argmax(h, axis(0))));
-      // A reduction's result used again in a distributed pass.
-      mpi::dist_array<float, 2> centred = x - mean(x, axis(1), keepdims);
-      CHECK(same_bits(mpi::allgather(centred), array<float, 2>(h - mean(h, axis(1), keepdims))));
-    }
-}
-
-namespace test_mpi_array {
-// Full reductions of the 1-D x scattered from h: bitwise the single-process ones.
-template <class T>
-void check_full(const array<T, 1>& h, const char* what) {
-  const auto x = mpi::scatter(h, 0);
-  INFO(what, ", n ", h.size());
-  CHECK(same_bits(sum(x), sum(h)));
-  CHECK(same_bits(mean(x), mean(h)));
-  CHECK(same_bits(prod(x * T(0.001) + T(1)), prod(h * T(0.001) + T(1))));
-  if (h.size() == 0) return;  // min, max, argmax of nothing are errors
-  CHECK(same_bits(min(x), min(h)));
-  CHECK(same_bits(max(x), max(h)));
-  CHECK(argmax(x) == argmax(h));
-  CHECK(argmin(x) == argmin(h));
-}
-}  // namespace test_mpi_array
-
-TEST_CASE("mpi array: full reductions across tile boundaries, ties and NaN, bitwise one process") {
-  using namespace test_mpi_array;
-  for (index_t n : {index_t(0), index_t(1), index_t(4095), index_t(4097), index_t(3 * 4096 + 5), index_t(100003)}) {
-    const array<double, 1> d(random::uniform(random::key(7), {n}, -1.0, 1.0));
-    const array<float, 1> f(d);
-    check_full(f, "float");
-    check_full(d, "double");
-    check_full(array<float, 1>(floor(f * 5.f)), "float ties");  // argmax gives the first maximum
-    array<double, 1> nan = d;
-    if (n > 2) nan.data()[n / 3] = nan.data()[n / 2] = std::nan("");
-    check_full(nan, "double with NaN");
-  }
-  // A float sum whose pairwise and sequential results differ: the tree is the single process's.
-  array<float, 1> big = ones<float>({100003});
-  big.data()[0] = 1e8f;
-  check_full(big, "big first");
-}
-
-TEST_CASE("mpi array: axis reductions fold each rank's own rows, bitwise one process") {
-  using namespace test_mpi_array;
-  for (index_t n0 : {index_t(0), index_t(1), index_t(2), index_t(5), index_t(13), index_t(700)}) {
-    const array<float, 3> h(random::uniform(random::key(3), {n0, 5, 3}, -1.0, 1.0));
-    const auto x = mpi::scatter(h, 0);
-    const auto before = mpi::detail::exchange_stats();
-    // Axis 0 kept: no row moves (only the result is all-gathered).
-    CHECK(same_bits(mpi::allgather(sum(x, axis(1))), sum(h, axis(1))));
-    CHECK(same_bits(mpi::allgather(sum(x, axes(1, 2))), sum(h, axes(1, 2))));
-    CHECK(same_bits(mpi::allgather(argmax(x, axis(2))), argmax(h, axis(2))));
-    CHECK(same_bits(mpi::allgather(mean(x, axis(2), keepdims)), mean(h, axis(2), keepdims)));
-    CHECK(same_bits(mpi::allgather(max(x(slice(1, end)), axis(1))), max(h(slice(1, end)), axis(1))));
-    CHECK(mpi::detail::exchange_stats().bytes_received == before.bytes_received);
-    // Ghost rows read (a shifted difference), axis 0 reduced, every axis reduced.
-    const auto gd = mpi::allgather(sum(x(slice(1, end)) - x(slice(0, -1)), axis(2)));
-    CHECK(same_bits(gd, sum(h(slice(1, end)) - h(slice(0, -1)), axis(2))));
-    CHECK(same_bits(mpi::allgather(sum(x, axis(0))), sum(h, axis(0))));
-    if (n0 > 0) CHECK(same_bits(mpi::allgather(min(x * 2.f, axes(0, 2))), min(h * 2.f, axes(0, 2))));
-    CHECK(same_bits(mpi::allgather(sum(x, axes(0, 1, 2))), sum(h, axes(0, 1, 2))));
-    double ref = 0;  // row 0's sum along axis 1, by a double loop
-    for (index_t j = 0; j < 5 && n0 > 0; ++j) ref += double(h.data()[j * 3]);
-    if (n0 > 0) CHECK(std::abs(double(mpi::allgather(sum(x, axis(1))).data()[0]) - ref) <= 1e-5);
-  }
 }
 
 TEST_CASE("mpi array: random arrays keep the global index (equal to one process at any rank count)") {

@@ -1,0 +1,102 @@
+// Reductions of sinter's distributed arrays (include/sinter/mpi/reduce.hpp),
+// run by ctest under mpirun at 1, 2, 3 and 4 ranks (tests/mpi/CMakeLists.txt):
+// full reductions and reductions along axes, bitwise the single-process
+// result computed on every rank from the same data, plus a plain
+// double-precision loop. Every case makes the same collective calls on
+// every rank: CHECK, not REQUIRE.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "mpi/array_support.hpp"
+
+namespace test_mpi_reduce {
+using namespace sinter;
+using sinter::index_t;
+using namespace test_mpi_array_support;
+}  // namespace test_mpi_reduce
+
+TEST_CASE("mpi reduce: full and axis reductions against one process and a double loop") {
+  using namespace test_mpi_reduce;
+  for (index_t n0 : {index_t(0), index_t(1), index_t(2), index_t(5), index_t(9), index_t(700)})
+    for (index_t n1 : {index_t(1), index_t(7), index_t(33)}) {
+      const auto h = data2(n0, n1, 11);
+      const auto x = mpi::scatter(h, 0);
+      CHECK(same_bits(sum(x), sum(h)));
+      CHECK(same_bits(sum(x * x + 1.f), sum(h * h + 1.f)));
+      CHECK(same_bits(sum(x(slice(1, end), all)), sum(h(slice(1, end), all))));  // shifted rows: ghost rows
+      double ref = 0;
+      for (index_t i = 0; i < n0 * n1; ++i) ref += double(h.data()[i]);
+      CHECK(std::abs(double(sum(x)) - ref) <= 1e-5 * double(n0 * n1 + 1));
+      if (n0 * n1 == 0) continue;
+      CHECK(same_bits(max(x), max(h)));
+      CHECK(same_bits(mean(x), mean(h)));
+      CHECK(argmax(x) == argmax(h));
+      CHECK(argmax(-x) == argmax(-h));
+      CHECK(same_bits(mpi::allgather(sum(x, axis(0))), sum(h, axis(0))));
+      CHECK(same_bits(mpi::allgather(max(x, axis(1))), max(h, axis(1))));
+      CHECK(same_bits(mpi::allgather(mean(x, axis(1))), mean(h, axis(1))));
+      CHECK(same_bits(mpi::allgather(argmax(x, axis(0))), argmax(h, axis(0))));
+      // A reduction's result used again in a distributed pass.
+      mpi::dist_array<float, 2> centred = x - mean(x, axis(1), keepdims);
+      CHECK(same_bits(mpi::allgather(centred), array<float, 2>(h - mean(h, axis(1), keepdims))));
+    }
+}
+
+namespace test_mpi_reduce {
+// Full reductions of the 1-D x scattered from h: bitwise the single-process
+// ones (float only: each op is a compile-time instantiation on two policies).
+inline void check_full(const array<float, 1>& h, const char* what) {
+  const auto x = mpi::scatter(h, 0);
+  INFO(what, ", n ", h.size());
+  CHECK(same_bits(sum(x), sum(h)));
+  CHECK(same_bits(mean(x), mean(h)));
+  if (h.size() == 0) return;  // max and argmax of nothing are errors
+  CHECK(same_bits(max(x), max(h)));
+  CHECK(argmax(x) == argmax(h));
+}
+}  // namespace test_mpi_reduce
+
+TEST_CASE("mpi reduce: full reductions across tile boundaries, ties and NaN, bitwise one process") {
+  using namespace test_mpi_reduce;
+  for (index_t n : {index_t(0), index_t(1), index_t(4095), index_t(4097), index_t(3 * 4096 + 5), index_t(100003)}) {
+    const array<float, 1> f(random::uniform(random::key(7), {n}, -1.0, 1.0));
+    check_full(f, "float");
+    check_full(array<float, 1>(floor(f * 5.f)), "ties");  // argmax gives the first maximum
+    array<float, 1> nan = f;
+    if (n > 2) nan.data()[n / 3] = nan.data()[n / 2] = std::nanf("");
+    check_full(nan, "NaN");
+    const array<double, 1> d(random::uniform(random::key(8), {n}, 0.999, 1.001));  // double leaves differ
+    const auto xd = mpi::scatter(d, 0);
+    CHECK(same_bits(sum(xd), sum(d)));
+    CHECK(same_bits(prod(xd), prod(d)));
+  }
+  // A float sum whose pairwise and sequential results differ: the tree is the single process's.
+  array<float, 1> big = ones<float>({100003});
+  big.data()[0] = 1e8f;
+  check_full(big, "big first");
+}
+
+TEST_CASE("mpi reduce: axis reductions fold each rank's own rows, bitwise one process") {
+  using namespace test_mpi_reduce;
+  for (index_t n0 : {index_t(0), index_t(1), index_t(2), index_t(5), index_t(13), index_t(700)}) {
+    const array<float, 3> h(random::uniform(random::key(3), {n0, 5, 3}, -1.0, 1.0));
+    const auto x = mpi::scatter(h, 0);
+    const auto before = mpi::detail::exchange_stats();
+    // Axis 0 kept: no row moves (only the result is all-gathered).
+    const auto s1 = mpi::allgather(sum(x, axis(1)));
+    CHECK(same_bits(s1, sum(h, axis(1))));
+    CHECK(same_bits(mpi::allgather(sum(x, axes(1, 2))), sum(h, axes(1, 2))));
+    CHECK(same_bits(mpi::allgather(argmax(x, axis(2))), argmax(h, axis(2))));
+    CHECK(same_bits(mpi::allgather(sum(x(slice(1, end)), axis(1))), sum(h(slice(1, end)), axis(1))));
+    CHECK(mpi::detail::exchange_stats().bytes_received == before.bytes_received);
+    // Ghost rows read (a shifted difference), axis 0 reduced, every axis reduced.
+    const auto gd = mpi::allgather(sum(x(slice(1, end)) - x(slice(0, -1)), axis(2)));
+    CHECK(same_bits(gd, sum(h(slice(1, end)) - h(slice(0, -1)), axis(2))));
+    CHECK(same_bits(mpi::allgather(sum(x, axis(0))), sum(h, axis(0))));
+    CHECK(same_bits(mpi::allgather(sum(x, axes(0, 1, 2))), sum(h, axes(0, 1, 2))));
+    double ref = 0;  // row 0's sum along axis 1, by a double loop
+    for (index_t j = 0; j < 5 && n0 > 0; ++j) ref += double(h.data()[j * 3]);
+    if (n0 > 0) CHECK(std::abs(double(s1.data()[0]) - ref) <= 1e-5);
+  }
+}

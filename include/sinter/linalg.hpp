@@ -162,6 +162,7 @@ struct product_state final : product_core<T, RO, P> {
   product_state(operand_memory<T, RA> ma, operand_memory<T, RB> mb, const extents<RO>& sh)
       : a(std::move(ma)), b(std::move(mb)) {
     this->shape = sh;
+    this->policy = linalg_policy_of<P>(a.p);
   }
   void gemm(const linalg_output<T>& out, T alpha, T beta, const char* name) const override {
     matmul_run<T, P>(a, b, out, alpha, beta, name);
@@ -185,9 +186,9 @@ struct product_state final : product_core<T, RO, P> {
 /// are promoted to a row (first) or a column (second) and that axis removed
 /// from the result; rank >= 3 operands are stacks of matrices whose batch
 /// axes broadcast. One GEMM per matrix of the batch; a lazy operand is
-/// evaluated once first. host, par: returns a pending `product`, fused
-/// into the assignment that reads it (linalg_fused.hpp); cuda: a new array;
-/// a scalar for two 1-D operands. Inner extents that differ throw
+/// evaluated once first. Returns a pending `product`, fused into the
+/// assignment that reads it (host, par: linalg_fused.hpp; cuda: its
+/// alpha/beta forms, linalg_cuda_fused.hpp); a scalar for two 1-D operands. Inner extents that differ throw
 /// shape_error naming both shapes.
 template <expression A, expression B>
 auto matmul(A&& a, B&& b) {
@@ -202,7 +203,7 @@ auto matmul(A&& a, B&& b) {
   const auto shape = detail::matmul_shape(detail::dynamic_operand(ma), detail::dynamic_operand(mb));
   extents<RO> ext{};
   for (std::size_t i = 0; i < RO; ++i) ext[i] = shape[i];
-  if constexpr (RO >= 1 && !std::is_same_v<P, cuda>) {
+  if constexpr (RO >= 1) {
     return product<T, RO, P>(std::make_shared<detail::product_state<T, RO, P, RA, RB>>(std::move(ma), std::move(mb), ext));
   } else {
     array<T, RO, P> out(ext, detail::linalg_policy_of<P>(ma.p));

@@ -27,6 +27,7 @@ namespace sinter::detail {
 template <class T, std::size_t R, class P>
 struct product_core {
   extents<R> shape{};
+  P policy{};  ///< the value's policy (cuda: the first operand's device and stream)
   virtual ~product_core() = default;
   /// out = alpha * a @ b + beta * out (out: the product's shape, any strides).
   virtual void gemm(const linalg_output<T>& out, T alpha, T beta, const char* name) const = 0;
@@ -41,7 +42,7 @@ struct product_core {
   /// The value, computed on first use (one GEMM into a new array).
   const array<T, R, P>& value() const {
     std::call_once(once_, [&] {
-      auto v = std::make_unique<array<T, R, P>>(shape);
+      auto v = std::make_unique<array<T, R, P>>(shape, policy);
       const extents<R> st = v->strides();
       gemm({v->data(), R, shape.data(), st.data()}, T(1), T(0), "matmul");
       value_ = std::move(v);
@@ -196,8 +197,8 @@ void linear_parts(const N& n, T& alpha, T& beta, const void*& c) {
     const T f0 = term_factor<T>(get<0>(n.args), product_first ? ignored : c);
     const T f1 = term_factor<T>(get<1>(n.args), product_first ? c : ignored);
     const T sign = std::is_same_v<typename N::functor_type, ops::sub> ? T(-1) : T(1);
-    alpha = product_first ? f0 : sign * f1;
-    beta = product_first ? sign * f1 : f0;
+    alpha = product_first ? f0 : T(sign * f1);  // T(): half * half is float
+    beta = product_first ? T(sign * f1) : f0;
   }
 }
 

@@ -14,6 +14,7 @@
 //    "skipped: no CUDA device" where none answers.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -237,11 +238,162 @@ void check_device() {
     close(host_values(st::dot(a2, b2)), reference(ra2, rb2, 1));
     st::array<T, 2, st::cuda> c = st::matmul(a2, b2);
     st::matmul_into(c, a2, b2, T(2), T(-1));  // 2 p - p = p
-    close(host_values(c), reference(ra2, rb2, 1));
+    const std::vector<double> p1 = reference(ra2, rb2, 1);
+    close(host_values(c), p1);
+    // The alpha/beta forms (one GEMM each), then relu(P + bias) (GEMM, then a kernel).
+    const auto times = [&](double f) {
+      std::vector<double> r = p1;
+      for (auto& v : r) v *= f;
+      return r;
+    };
+    c += st::matmul(a2, b2);
+    close(host_values(c), times(2));
+    c = T(2) * st::matmul(a2, b2) - T(0.5) * c;
+    close(host_values(c), times(1));
+    c = st::matmul(a2, b2) * T(3);
+    close(host_values(c), times(3));
+    c -= st::matmul(a2, b2);
+    close(host_values(c), times(2));
+    const auto bias = db(0, 0, st::all);
+    const std::vector<double> hb0 = host_values(bias);
+    c = st::maximum(st::matmul(a2, b2) + bias, T(0));
+    std::vector<double> relu = p1;
+    for (std::size_t i = 0; i < relu.size(); ++i) relu[i] = std::max(relu[i] + hb0[i % hb0.size()], 0.0);
+    close(host_values(c), relu);
     close(host_values(st::tensordot(da(0, st::all, st::all), db(0, st::all, st::all), std::array<int, 1>{1},
                                     std::array<int, 1>{0})),
           reference(st::eval(ra(st::slice(0, 1), st::all, st::all)), rb, 1));
   }
+}
+
+/// A pending cuda product over host memory (no device): each gemm records
+/// its alpha, beta, output and cuBLAS calls and runs them through `emulate`
+/// (half, bfloat16: through cublas_ex_of's arguments). Anything that binds
+/// the leaf would allocate device memory and throw without a device.
+template <class T>
+struct recorder final : sd::product_core<T, 2, st::cuda> {
+  const T *pa, *pb;
+  st::extents<2> sha, sta, shb, stb;
+  mutable int calls = 0;
+  mutable T alpha{}, beta{};
+  mutable const T* out = nullptr;
+  mutable std::string name;
+  mutable std::vector<sd::cublas_call> seen;
+  recorder(const T* a, st::extents<2> ash, st::extents<2> ast, const T* b, st::extents<2> bsh, st::extents<2> bst)
+      : pa(a), pb(b), sha(ash), sta(ast), shb(bsh), stb(bst) {
+    this->shape = {ash[0], bsh[1]};
+  }
+  void gemm(const sd::linalg_output<T>& o, T al, T be, const char* nm) const override {
+    ++calls, alpha = al, beta = be, out = o.p, name = nm;
+    const sd::linalg_operand<T> a{pa, 2, sha.data(), sta.data()}, b{pb, 2, shb.data(), stb.data()};
+    sd::cublas_batched<T>(a, b, o, [&](const sd::cublas_call& c, const T* f, const T* x, T* r, index_t count,
+                                       index_t sf, index_t sx, index_t so) {
+      seen.push_back(c);
+      if constexpr (st::is_half_like_v<T>)
+        emulate_ex<T>(sd::cublas_ex_of<T>(c, f, x, r, al, be, count, sf, sx, so));
+      else
+        for (index_t q = 0; q < count; ++q) emulate<T>(c, f + q * sf, x + q * sx, r + q * so, al, be);
+    });
+  }
+  void gemm_rows(index_t, index_t, T*) const override { FAIL("gemm_rows on cuda"); }
+  bool matrices() const override { return true; }
+  bool reads(const T* p, const st::extents<2>& sh, const st::extents<2>& s) const override {
+    return sd::linalg_overlap(p, sh, s, pa, sha, sta) || sd::linalg_overlap(p, sh, s, pb, shb, stb);
+  }
+};
+
+/// A rows x cols matrix of random values in buf: row-major with padded rows
+/// (ld cols + 2), or column-major with padded columns (a transposed view).
+template <class T>
+st::view<T, 2, st::cuda> host_matrix(std::vector<T>& buf, index_t rows, index_t cols, bool columns,
+                                     std::mt19937& gen) {
+  std::uniform_real_distribution<double> dist(-1, 1);
+  buf.assign(static_cast<std::size_t>((rows + 2) * (cols + 2)), T(0));
+  for (auto& v : buf) v = static_cast<T>(dist(gen));
+  const st::extents<2> sh{rows, cols}, s = columns ? st::extents<2>{1, rows + 2} : st::extents<2>{cols + 2, 1};
+  return st::view<T, 2, st::cuda>(buf.data(), sh, s);
+}
+
+/// Element (i, j) of a cuda view of host memory.
+template <class T>
+double at(const st::view<T, 2, st::cuda>& v, index_t i, index_t j) {
+  return double(v.data()[i * v.strides()[0] + j * v.strides()[1]]);
+}
+
+/// Each alpha/beta form on a cuda view of host memory: one gemm with the
+/// form's alpha and beta into c itself, values against a double loop.
+template <class T>
+void check_forms(index_t m, index_t k, index_t n, bool ta, bool tb, bool tc) {
+  std::mt19937 gen(static_cast<unsigned>(m * 131 + k * 7 + n + 1000 * ta + 2000 * tb + 4000 * tc));
+  std::vector<T> ba, bb, bc;
+  const auto a = host_matrix(ba, m, k, ta, gen), b = host_matrix(bb, k, n, tb, gen);
+  auto c = host_matrix(bc, m, n, tc, gen);
+  const double tol = st::is_half_like_v<T> ? 1e-2 : sizeof(T) == 4 ? 1e-5 : 1e-12;
+  for (int form = 0; form < 6; ++form) {
+    CAPTURE(form);
+    auto rec = std::make_shared<recorder<T>>(a.data(), a.shape(), a.strides(), b.data(), b.shape(), b.strides());
+    const st::product<T, 2, st::cuda> p(rec);
+    std::vector<double> c0;
+    for (index_t i = 0; i < m; ++i)
+      for (index_t j = 0; j < n; ++j) c0.push_back(at(c, i, j));
+    const double al[] = {1, 1, -1, 2, 3, -3}, be[] = {0, 1, 1, 0.5, 0, 0.25};
+    if (form == 0) c = p;
+    if (form == 1) c += p;
+    if (form == 2) c -= p;
+    if (form == 3) c = T(2) * p + T(0.5) * c;
+    if (form == 4) c = p * T(3);
+    if (form == 5) c = T(0.25) * c - p * T(3);
+    CHECK(rec->calls == 1);
+    CHECK(double(rec->alpha) == al[form]);
+    CHECK(double(rec->beta) == be[form]);
+    CHECK(rec->out == c.data());
+    CHECK(rec->name == (be[form] != 0 ? "matmul_into" : "matmul"));  // a C term: matmul_into
+    REQUIRE(rec->seen.size() == 1);
+    const sd::cublas_call& call = rec->seen[0];
+    // C row-contiguous: C^T = B^T A^T (B first; a row-major operand is read
+    // as its column-major transpose, CUBLAS_OP_N); column-contiguous: C = A B.
+    // (An extent of 1 frees a stride: either reading is right there.)
+    if (m > 1 && k > 1 && n > 1) {
+      CHECK(call.swapped == !tc);
+      CHECK(call.trans_first == (tc ? !ta : tb));
+      CHECK(call.trans_second == (tc ? !tb : ta));
+      CHECK(call.ld_first == (tc ? (ta ? m : k) : (tb ? k : n)) + 2);
+      CHECK(call.ld_second == (tc ? (tb ? k : n) : (ta ? m : k)) + 2);
+      CHECK(call.ldc == (tc ? m : n) + 2);
+    }
+    for (index_t i = 0; i < m; ++i)
+      for (index_t j = 0; j < n; ++j) {
+        double acc = 0;
+        for (index_t l = 0; l < k; ++l) acc += at(a, i, l) * at(b, l, j);
+        const double want = al[form] * acc + be[form] * c0[static_cast<std::size_t>(i * n + j)];
+        CHECK(std::abs(at(c, i, j) - want) <= tol * double(k + 1));
+      }
+  }
+}
+
+/// Trees that are no alpha/beta form: the cuda hook declines, no gemm runs.
+template <class T>
+void check_declined() {
+  std::mt19937 gen(3);
+  std::vector<T> ba, bb, bc, bd;
+  const auto a = host_matrix(ba, 5, 3, false, gen), b = host_matrix(bb, 3, 4, false, gen);
+  const auto c = host_matrix(bc, 5, 4, false, gen), d = host_matrix(bd, 5, 4, false, gen);
+  auto rec = std::make_shared<recorder<T>>(a.data(), a.shape(), a.strides(), b.data(), b.shape(), b.strides());
+  const st::product<T, 2, st::cuda> p(rec);
+  const st::view<T, 1, st::cuda> bias(bd.data(), st::extents<1>{4});
+  const st::cuda pol{};
+  CHECK_FALSE(sd::assign_product(pol, c.leaf(), st::maximum(p + bias, T(0))));  // relu(P + b): product, then kernel
+  CHECK_FALSE(sd::assign_product(pol, c.leaf(), p + d));                        // C is not the output
+  CHECK_FALSE(sd::assign_product(pol, c.leaf(), p * p));
+  const st::view<T, 2, st::cuda> over(ba.data(), st::extents<2>{5, 3}), bt(bb.data(), st::extents<2>{3, 3});
+  auto rec2 = std::make_shared<recorder<T>>(ba.data(), st::extents<2>{5, 3}, st::extents<2>{5, 1}, bb.data(),
+                                            st::extents<2>{3, 3}, st::extents<2>{5, 1});
+  const st::product<T, 2, st::cuda> q(rec2);
+  CHECK_FALSE(sd::assign_product(pol, over.leaf(), q + over));  // out is an operand
+  CHECK(rec->calls == 0);
+  CHECK(rec2->calls == 0);
+  CHECK(sd::assign_product(pol, c.leaf(), p - c));
+  CHECK(rec->calls == 1);
 }
 }  // namespace test_cuda_matmul
 
@@ -313,6 +465,25 @@ TEST_CASE_TEMPLATE("cuda matmul: half and bfloat16 through cublasGemmEx's argume
   CHECK((x.ld_first == 6 && x.ld_second == 7 && x.ldc == 8 && x.count == 3));
   CHECK((x.stride_first == 10 && x.stride_second == 0 && x.stride_out == 12));
   CHECK(x.type_out == (std::is_same_v<T, sinter::half> ? CUDA_R_16F : CUDA_R_16BF));
+}
+
+TEST_CASE_TEMPLATE("cuda matmul: c = P, c += P, c -= P, alpha P + beta c, P alpha are one GEMM (host)", T, float,
+                   double) {
+  const sinter::index_t dims[][3] = {{1, 1, 1}, {3, 7, 5}, {13, 1, 11}, {1, 17, 2}};
+  for (const auto& d : dims)
+    for (int lay = 0; lay < 8; ++lay) {
+      CAPTURE(lay);
+      test_cuda_matmul::check_forms<T>(d[0], d[1], d[2], lay & 1, lay & 2, lay & 4);
+    }
+  test_cuda_matmul::check_forms<T>(257, 129, 63, false, false, false);
+  test_cuda_matmul::check_forms<T>(257, 129, 63, true, true, true);
+  test_cuda_matmul::check_declined<T>();
+}
+
+TEST_CASE_TEMPLATE("cuda matmul: the alpha/beta forms of half and bfloat16 (host)", T, sinter::half,
+                   sinter::bfloat16) {
+  for (int lay = 0; lay < 8; ++lay) test_cuda_matmul::check_forms<T>(13, 7, 11, lay & 1, lay & 2, lay & 4);
+  test_cuda_matmul::check_declined<T>();
 }
 
 TEST_CASE("cuda matmul: errors without a device") {

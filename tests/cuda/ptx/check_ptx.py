@@ -65,7 +65,7 @@ import sys
 import tempfile
 import time
 
-from ptx_parse import count_loops, count_ptx, kernel_bodies, vector_loops
+from ptx_parse import ENTRY_RE, count_loops, count_ptx, kernel_bodies, vector_loops
 from ptx_table import INDEX_WIDTHS, block, compare_block, loops_text, table, widths_text, write_block
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -118,17 +118,95 @@ def run(cmd):
     return r.stdout + r.stderr
 
 
-def check_case(number, exp, args, workdir):
-    ptx_path = os.path.join(workdir, f"case{number}.ptx")
-    t0 = time.monotonic()
+def compile_ptx(args, workdir, name, source, defines):
+    """(PTX text, ptxas -v output) of one nvcc -ptx compile."""
+    ptx_path = os.path.join(workdir, f"{name}.ptx")
     run([args.nvcc, "-ptx", f"-arch={ARCH}", "-std=c++20", "--extended-lambda",
-         f"-I{args.include}", f"-DSINTER_PTX_CASE={number}", args.source, "-o", ptx_path])
+         f"-I{args.include}"] + defines + [source, "-o", ptx_path])
     with open(ptx_path, encoding="utf-8") as f:
         text = f.read()
+    info = run([args.ptxas, f"-arch={ARCH}", "-v", "-warn-spills", ptx_path,
+                "-o", os.path.join(workdir, f"{name}.cubin")])
+    return text, info
+
+
+def check_case(number, exp, args, workdir):
+    t0 = time.monotonic()
+    text, info = compile_ptx(args, workdir, f"case{number}", args.source, [f"-DSINTER_PTX_CASE={number}"])
+    return analyse(exp, text, info, time.monotonic() - t0)
+
+
+def template_args(demangled, name):
+    """"a, b<c>, d" of `...name<a, b<c>, d>(...)`, or None."""
+    at = demangled.find(name + "<")
+    if at < 0:
+        return None
+    start = depth = at + len(name)
+    depth = 0
+    for i in range(start, len(demangled)):
+        depth += {"<": 1, ">": -1}.get(demangled[i], 0)
+        if depth == 0:
+            return demangled[start + 1:i]
+    return None
+
+
+def check_together(numbered, args, workdir):
+    """The cases without a kind in one nvcc compile: ptx_cases.cu included once
+    per case with SINTER_PTX_MARK; each case's text is the PTX header and the
+    kernels whose template arguments are its marker kernel's (the ones a
+    compile of the case alone holds), its ptxas output theirs.
+    {number: (counts, problems)}."""
+    t0 = time.monotonic()
+    source = os.path.join(workdir, "together.cu")
+    with open(source, "w", encoding="utf-8") as f:
+        f.write("#define SINTER_PTX_MARK 1\n")
+        for number, _ in numbered:
+            f.write(f"#undef SINTER_PTX_CASE\n#define SINTER_PTX_CASE {number}\n#include \"{args.source}\"\n")
+    text, info = compile_ptx(args, workdir, "together", source, [])
+    lines = text.splitlines(keepends=True)
+    starts = [i for i, line in enumerate(lines) if ENTRY_RE.match(line)]
+    header = "".join(lines[:starts[0]]) if starts else text
+    blocks = {}  # mangled name -> its lines up to the next .entry
+    for k, i in enumerate(starts):
+        name = re.search(r"\.entry\s+(\w+)", lines[i]).group(1)
+        blocks[name] = "".join(lines[i:starts[k + 1] if k + 1 < len(starts) else len(lines)])
+    names = list(blocks)
+    demangled = run(["c++filt"] + names).splitlines() if names else []
+    if len(demangled) != len(names):
+        raise RuntimeError("c++filt: cannot demangle the kernel names")
+    pinfo, name = {}, None  # ptxas output per entry
+    for line in info.splitlines(keepends=True):
+        m = PTXAS_ENTRY_RE.search(line)
+        if m:
+            name = m.group(1)
+        if name:
+            pinfo[name] = pinfo.get(name, "") + line
+    markers, kernels = {}, {}
+    for mangled, readable in zip(names, demangled):
+        marker = template_args(readable, "sinter_ptx_case_marker")
+        if marker is not None:
+            number, _, rest = marker.partition(", ")
+            markers[int(number)] = rest
+            continue
+        for kernel in ("fused_kernel", "fused_dedup_kernel"):
+            targs = template_args(readable, "cuda_detail::" + kernel)
+            if targs is not None:
+                kernels.setdefault(targs, []).append(mangled)
+    seconds = (time.monotonic() - t0) / max(1, len(numbered))
+    out = {}
+    for number, exp in numbered:
+        mine = kernels.get(markers.get(number), []) if number in markers else []
+        mine = [n for n in names if n in mine]  # file order
+        case_text = header + "".join(blocks[n] for n in mine)
+        case_info = "".join(pinfo.get(n, "") for n in mine)
+        out[number] = analyse(exp, case_text, case_info, seconds)
+    return out
+
+
+def analyse(exp, text, info, seconds):
+    """(counts, problems) of one case from its PTX text and ptxas -v output."""
     c = count_ptx(text)
     c.update(count_loops(text))
-    info = run([args.ptxas, f"-arch={ARCH}", "-v", "-warn-spills", ptx_path,
-                "-o", os.path.join(workdir, f"case{number}.cubin")])
     regs = [int(x) for x in REGS_RE.findall(info)]
     spills = sum(int(s) + int(l) for s, l in SPILL_RE.findall(info))
     c["regs"] = max(regs) if regs else -1
@@ -145,7 +223,7 @@ def check_case(number, exp, args, workdir):
     # A stack frame is not a spill: CUDA's sinf/cosf keep the Payne-Hanek
     # reduction of huge arguments in a local array. Reported, not failed.
     c["stack"] = max((int(x) for x in STACK_RE.findall(info)), default=0)
-    c["seconds"] = time.monotonic() - t0
+    c["seconds"] = seconds
 
     problems = []
     bodies = kernel_bodies(text)
@@ -297,10 +375,16 @@ def main():
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="sinter_ptx_") as work, \
             concurrent.futures.ThreadPoolExecutor(max_workers=max(1, min(2, args.jobs))) as pool:
-        futures = [(n, e, pool.submit(check_case, n, e, args, work)) for n, e in cases]
+        # The cases without a kind (sinter's fused kernels) in one compile: each
+        # compile parses sinter and CUB again. The others run CUB's or the
+        # scatter kernels, whose names do not say which case instantiated them.
+        simple = [(n, e) for n, e in cases if "kind" not in e]
+        together = pool.submit(check_together, simple, args, work) if len(simple) > 1 else None
+        futures = [(n, e, None if together and "kind" not in e else pool.submit(check_case, n, e, args, work))
+                   for n, e in cases]
         for number, exp, fut in futures:
             try:
-                c, problems = fut.result()
+                c, problems = fut.result() if fut else together.result()[number]
             except RuntimeError as err:
                 c, problems = None, [f"compile failed:\n{err}"]
             rows.append((number, exp, c, problems))

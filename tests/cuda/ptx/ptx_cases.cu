@@ -32,6 +32,13 @@
 // expects twice `loads` and `stores`.
 //
 // The arrays are never allocated: proof() is compiled, never called.
+//
+// check_ptx.py compiles the cases without a `kind` together: one file that
+// includes this one once per case (SINTER_PTX_CASE redefined before each,
+// SINTER_PTX_MARK set); each case's instantiate() then also emits an empty
+// marker kernel whose template arguments name its kernels' ones.
+#ifndef SINTER_PTX_CASES_PREAMBLE
+#define SINTER_PTX_CASES_PREAMBLE
 #include <sinter/sinter.hpp>
 
 #include <utility>
@@ -42,6 +49,12 @@ namespace st = sinter;
 #error "compile with -DSINTER_PTX_CASE=N (see check_ptx.py)"
 #endif
 
+#ifdef SINTER_PTX_MARK
+/// Emitted beside case Case's kernels: check_ptx.py finds them by its arguments.
+template <int Case, class T, std::size_t R, class Bound>
+__global__ void sinter_ptx_case_marker() {}
+#endif
+
 namespace {
 
 template <class T, std::size_t R = 1>
@@ -50,7 +63,7 @@ using dev = st::array<T, R, st::cuda>;
 /// Instantiate the kernels a launch of `out = e` can use (taking an address
 /// emits the kernel), as sinter::detail::cuda_detail::launch does: the fused
 /// kernel, and the dedup kernel when two memory leaves have one type.
-template <class Out, class E>
+template <int Case, class Out, class E>
 void instantiate(const Out& out, E&& e) {
   namespace cd = st::detail::cuda_detail;
   using T = std::remove_const_t<typename Out::value_type>;
@@ -59,11 +72,19 @@ void instantiate(const Out& out, E&& e) {
   using bound = decltype(x.node().bind(out.shape()));
   (void)&cd::fused_kernel<T, R, bound>;
   if constexpr (cd::has_twins_v<bound>) (void)&cd::fused_dedup_kernel<T, R, bound>;
+#ifdef SINTER_PTX_MARK
+  (void)&sinter_ptx_case_marker<Case, T, R, bound>;
+#endif
 }
 
 }  // namespace
 
-void proof(dev<float>& a, dev<float>& b, dev<float>& c, dev<float>& out) {
+#define SINTER_PTX_CAT2(a, b) a##b
+#define SINTER_PTX_CAT(a, b) SINTER_PTX_CAT2(a, b)
+#define instantiate(...) instantiate<SINTER_PTX_CASE>(__VA_ARGS__)
+#endif  // SINTER_PTX_CASES_PREAMBLE
+
+void SINTER_PTX_CAT(proof_, SINTER_PTX_CASE)(dev<float>& a, dev<float>& b, dev<float>& c, dev<float>& out) {
   (void)a, (void)b, (void)c, (void)out;
 #if SINTER_PTX_CASE == 1
   // @case expr=exp(a + b) * 2 (the tour) | loads=2 | stores=1 | max_regs=32 | dedup=1

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The PTX fusion proof: no GPU needed.
 
-For each `// @case` of ptx_cases.cu, compile the case to PTX (nvcc -ptx) and
+For each `// @case` of ptx_cases.cu, compile the case to PTX (nvcc -ptx;
+the cases without a `kind` together, in one compile: check_together) and
 check what the generated code does, per expression:
   - exactly one kernel (.entry);
   - on the vector path, the stated number of vector loads (ld.global.v2/.v4)

@@ -1,6 +1,7 @@
-// The PTX fusion proof's expressions: compiled one at a time by
-// check_ptx.py with -DSINTER_PTX_CASE=N (nvcc -ptx, nothing is run), each
-// instantiating exactly the kernel sinter launches for `out = expression`.
+// The PTX fusion proof's expressions: compiled by check_ptx.py with
+// -DSINTER_PTX_CASE=N (nvcc -ptx, nothing is run; the fused-kernel cases all
+// in one compile, see below), each instantiating exactly the kernel sinter
+// launches for `out = expression`.
 //
 // Every case carries its expectation in a `// @case` line, read by
 // check_ptx.py:

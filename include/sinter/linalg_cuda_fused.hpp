@@ -38,7 +38,8 @@ cuda_gemm_form<T> cuda_gemm_form_of(const memory_leaf<T, R>& out, const Node& no
     f.into = c != nullptr;
     f.fits = c == nullptr;
     for_each_leaf(node, [&](const auto& l) {
-      if constexpr (is_memory_leaf<std::remove_cvref_t<decltype(l)>>::value)
+      using M = std::remove_cvref_t<decltype(l)>;
+      if constexpr (is_memory_leaf<M>::value && M::rank == R)  // a 1-D bias is no C
         if (static_cast<const void*>(&l) == c)
           f.fits = static_cast<const void*>(l.ptr) == static_cast<const void*>(out.ptr) && l.shape == out.shape &&
                    l.strides == out.strides;

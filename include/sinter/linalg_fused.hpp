@@ -247,7 +247,8 @@ bool assign_product_leaf(const P& pol, const memory_leaf<T, R>& out, const Node&
     bool fits = c == nullptr;
     if (!fits) {
       for_each_leaf(node, [&](const auto& l) {
-        if constexpr (is_memory_leaf<std::remove_cvref_t<decltype(l)>>::value)
+        using M = std::remove_cvref_t<decltype(l)>;
+        if constexpr (is_memory_leaf<M>::value && M::rank == R)  // a 1-D bias is no C
           if (static_cast<const void*>(&l) == c)
             fits = static_cast<const void*>(l.ptr) == static_cast<const void*>(out.ptr) && l.shape == out.shape &&
                    l.strides == out.strides;

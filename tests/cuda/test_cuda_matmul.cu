@@ -329,6 +329,13 @@ void check_forms(index_t m, index_t k, index_t n, bool ta, bool tb, bool tc) {
   const auto a = host_matrix(ba, m, k, ta, gen), b = host_matrix(bb, k, n, tb, gen);
   auto c = host_matrix(bc, m, n, tc, gen);
   const double tol = st::is_half_like_v<T> ? 1e-2 : sizeof(T) == 4 ? 1e-5 : 1e-12;
+  std::vector<double> ab;  // a @ b, a double triple loop
+  for (index_t i = 0; i < m; ++i)
+    for (index_t j = 0; j < n; ++j) {
+      double acc = 0;
+      for (index_t l = 0; l < k; ++l) acc += at(a, i, l) * at(b, l, j);
+      ab.push_back(acc);
+    }
   for (int form = 0; form < 6; ++form) {
     CAPTURE(form);
     auto rec = std::make_shared<recorder<T>>(a.data(), a.shape(), a.strides(), b.data(), b.shape(), b.strides());
@@ -363,9 +370,8 @@ void check_forms(index_t m, index_t k, index_t n, bool ta, bool tb, bool tc) {
     }
     for (index_t i = 0; i < m; ++i)
       for (index_t j = 0; j < n; ++j) {
-        double acc = 0;
-        for (index_t l = 0; l < k; ++l) acc += at(a, i, l) * at(b, l, j);
-        const double want = al[form] * acc + be[form] * c0[static_cast<std::size_t>(i * n + j)];
+        const std::size_t ij = static_cast<std::size_t>(i * n + j);
+        const double want = al[form] * ab[ij] + be[form] * c0[ij];
         CHECK(std::abs(at(c, i, j) - want) <= tol * double(k + 1));
       }
   }
@@ -384,6 +390,8 @@ void check_declined() {
   const st::cuda pol{};
   CHECK_FALSE(sd::assign_product(pol, c.leaf(), st::maximum(p + bias, T(0))));  // relu(P + b): product, then kernel
   CHECK_FALSE(sd::assign_product(pol, c.leaf(), p + d));                        // C is not the output
+  CHECK_FALSE(sd::assign_product(pol, c.leaf(), p + bias));                     // a 1-D bias is no C
+  CHECK_FALSE(sd::assign_product(pol, c.leaf(), T(2) * p - bias));
   CHECK_FALSE(sd::assign_product(pol, c.leaf(), p * p));
   const st::view<T, 2, st::cuda> over(ba.data(), st::extents<2>{5, 3}), bt(bb.data(), st::extents<2>{3, 3});
   auto rec2 = std::make_shared<recorder<T>>(ba.data(), st::extents<2>{5, 3}, st::extents<2>{5, 1}, bb.data(),
@@ -475,8 +483,7 @@ TEST_CASE_TEMPLATE("cuda matmul: c = P, c += P, c -= P, alpha P + beta c, P alph
       CAPTURE(lay);
       test_cuda_matmul::check_forms<T>(d[0], d[1], d[2], lay & 1, lay & 2, lay & 4);
     }
-  test_cuda_matmul::check_forms<T>(257, 129, 63, false, false, false);
-  test_cuda_matmul::check_forms<T>(257, 129, 63, true, true, true);
+  test_cuda_matmul::check_forms<T>(257, 129, 63, true, false, true);
   test_cuda_matmul::check_declined<T>();
 }
 

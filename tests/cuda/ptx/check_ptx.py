@@ -142,7 +142,7 @@ def template_args(demangled, name):
     at = demangled.find(name + "<")
     if at < 0:
         return None
-    start = depth = at + len(name)
+    start = at + len(name)
     depth = 0
     for i in range(start, len(demangled)):
         depth += {"<": 1, ">": -1}.get(demangled[i], 0)

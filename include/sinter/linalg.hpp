@@ -29,7 +29,7 @@
 #include "trace.hpp"
 #include "view.hpp"
 #if SINTER_HAS_CUDA()
-#include "linalg_cuda.hpp"
+#include "linalg_cuda_fused.hpp"  // includes linalg_cuda.hpp
 #endif
 
 namespace sinter {

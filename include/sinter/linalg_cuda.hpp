@@ -27,7 +27,6 @@
 #include "core/shape.hpp"
 #include "linalg/blas.hpp"
 #include "linalg/plan.hpp"
-#include "linalg_cuda_fused.hpp"
 #include "policy/cuda.hpp"
 #include "view.hpp"
 

@@ -403,6 +403,59 @@ void check_declined() {
   CHECK(sd::assign_product(pol, c.leaf(), p - c));
   CHECK(rec->calls == 1);
 }
+
+/// cublasLtMatmul with a bias epilogue on the host: D = act(op(F) op(S) + bias[row]).
+template <class T>
+void emulate_lt(const sd::cublas_lt_args& x, const T* f, const T* s, T* out) {
+  REQUIRE(x.ok);
+  const sd::cublas_call c{true, true, x.trans_first, x.trans_second, x.m, x.n, x.k, x.ld_first, x.ld_second, x.ldc};
+  emulate<T>(c, f, s, out, T(1), T(0));
+  const T* bias = static_cast<const T*>(x.bias);
+  for (index_t j = 0; j < c.n; ++j)
+    for (index_t i = 0; i < c.m; ++i) {
+      T& o = out[i + j * c.ldc];
+      const double v = double(o) + double(bias[i]);
+      o = static_cast<T>(x.epilogue == int(CUBLASLT_EPILOGUE_RELU_BIAS) ? std::max(v, 0.0) : v);
+    }
+}
+
+/// cublas_lt_of for out (row-major, padded) = act(a @ b + bias), a and b
+/// row- or column-major, emulated against a double loop.
+template <class T>
+void check_lt(index_t m, index_t k, index_t n, bool ta, bool tb, bool relu) {
+  std::mt19937 gen(static_cast<unsigned>(m + 7 * k + 31 * n + 100 * ta + 200 * tb + 400 * relu));
+  std::vector<T> ba, bb, bc, bbias;
+  const auto a = host_matrix(ba, m, k, ta, gen), b = host_matrix(bb, k, n, tb, gen);
+  auto c = host_matrix(bc, m, n, false, gen);
+  const auto bias = host_matrix(bbias, 1, n, false, gen);
+  const sd::strided_matrix<const T> ma{a.data(), m, k, a.strides()[0], a.strides()[1]};
+  const sd::strided_matrix<const T> mb{b.data(), k, n, b.strides()[0], b.strides()[1]};
+  const sd::cublas_lt_args x =
+      sd::cublas_lt_of(ma, mb, sd::strided_matrix<T>{c.data(), m, n, n + 2, 1}, bias.data(), relu);
+  CHECK(x.ok);
+  CHECK(x.epilogue == int(relu ? CUBLASLT_EPILOGUE_RELU_BIAS : CUBLASLT_EPILOGUE_BIAS));
+  CHECK(x.bias == static_cast<const void*>(bias.data()));
+  CHECK((x.m == n && x.n == m && x.k == k));  // C^T = B^T A^T: bias along cuBLAS's rows
+  if (m > 1 && k > 1 && n > 1) {
+    CHECK(x.ldc == n + 2);
+    CHECK(x.trans_first == tb);
+    CHECK(x.trans_second == ta);
+    CHECK(x.ld_first == (tb ? k : n) + 2);
+    CHECK(x.ld_second == (ta ? m : k) + 2);
+  }
+  emulate_lt<T>(x, b.data(), a.data(), c.data());
+  const double tol = st::is_half_like_v<T> ? 1e-2 : 1e-5;
+  for (index_t i = 0; i < m; ++i)
+    for (index_t j = 0; j < n; ++j) {
+      double want = at(bias, 0, j);
+      for (index_t l = 0; l < k; ++l) want += at(a, i, l) * at(b, l, j);
+      if (relu) want = std::max(want, 0.0);
+      CHECK(std::abs(at(c, i, j) - want) <= tol * double(k + 2));
+    }
+  // A column-major output has its bias along cuBLAS's columns: not this call.
+  if (m > 1 && n > 1)
+    CHECK_FALSE(sd::cublas_lt_of(ma, mb, sd::strided_matrix<T>{c.data(), m, n, 1, m + 2}, bias.data(), relu).ok);
+}
 }  // namespace test_cuda_matmul
 
 TEST_CASE("cuda matmul: the cuBLAS call for every layout equals a triple loop (host)") {
@@ -491,6 +544,52 @@ TEST_CASE_TEMPLATE("cuda matmul: the alpha/beta forms of half and bfloat16 (host
                    sinter::bfloat16) {
   for (int lay = 0; lay < 8; ++lay) test_cuda_matmul::check_forms<T>(13, 7, 11, lay & 1, lay & 2, lay & 4);
   test_cuda_matmul::check_declined<T>();
+}
+
+TEST_CASE_TEMPLATE("cuda matmul: (relu of) matmul + bias as one cublasLtMatmul's arguments (host)", T, float,
+                   sinter::half, sinter::bfloat16) {
+  namespace st = sinter;
+  namespace sd = sinter::detail;
+  using P = st::product<T, 2, st::cuda>;
+  using B = st::view<T, 1, st::cuda>;
+  using C = st::view<T, 2, st::cuda>;
+#define TEST_LT_P std::declval<const P&>
+#define TEST_LT_B std::declval<const B&>
+#define TEST_LT_C std::declval<const C&>
+#define TEST_LT_KIND(e) sd::lt_epilogue_kind<T, typename std::remove_cvref_t<decltype(e)>::node_type>()
+  CHECK(TEST_LT_KIND(TEST_LT_P() + TEST_LT_B()) == 1);
+  CHECK(TEST_LT_KIND(TEST_LT_B() + TEST_LT_P()) == 1);
+  CHECK(TEST_LT_KIND(st::maximum(TEST_LT_P() + TEST_LT_B(), T(0))) == 2);
+  CHECK(TEST_LT_KIND(st::maximum(T(0), TEST_LT_B() + TEST_LT_P())) == 2);
+  CHECK(TEST_LT_KIND(TEST_LT_P() + TEST_LT_C()) == 0);                     // a 2-D addend: no bias
+  CHECK(TEST_LT_KIND(TEST_LT_P() - TEST_LT_B()) == 0);
+  CHECK(TEST_LT_KIND(TEST_LT_P() * TEST_LT_B()) == 0);
+  CHECK(TEST_LT_KIND(st::maximum(TEST_LT_P() + TEST_LT_B(), TEST_LT_B())) == 0);
+  CHECK(TEST_LT_KIND(st::maximum(TEST_LT_P() * T(2) + TEST_LT_B(), T(0))) == 0);
+  CHECK(TEST_LT_KIND(st::minimum(TEST_LT_P() + TEST_LT_B(), T(0))) == 0);
+#undef TEST_LT_KIND
+#undef TEST_LT_P
+#undef TEST_LT_B
+#undef TEST_LT_C
+  {  // ReLU's scalar must be zero at run time
+    std::vector<T> hb(3, T(0));
+    const B bias(hb.data(), st::extents<1>{3});
+    auto rec = std::make_shared<test_cuda_matmul::recorder<T>>(hb.data(), st::extents<2>{3, 1}, st::extents<2>{1, 1},
+                                                               hb.data(), st::extents<2>{1, 3}, st::extents<2>{3, 1});
+    const P q(rec);
+    bool zero = true;
+    CHECK(sd::lt_bias_of<T>(st::maximum(q + bias, T(0)).node(), zero).ptr == hb.data());
+    CHECK(zero);
+    (void)sd::lt_bias_of<T>(st::maximum(T(1), bias + q).node(), zero);
+    CHECK_FALSE(zero);
+  }
+  for (int lay = 0; lay < 4; ++lay)
+    for (int relu = 0; relu < 2; ++relu) {
+      test_cuda_matmul::check_lt<T>(1, 1, 1, lay & 1, lay & 2, relu);
+      test_cuda_matmul::check_lt<T>(13, 7, 11, lay & 1, lay & 2, relu);
+      test_cuda_matmul::check_lt<T>(2, 17, 3, lay & 1, lay & 2, relu);
+    }
+  if constexpr (std::is_same_v<T, float>) test_cuda_matmul::check_lt<T>(257, 129, 63, true, false, true);
 }
 
 TEST_CASE("cuda matmul: errors without a device") {

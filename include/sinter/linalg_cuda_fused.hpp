@@ -1,22 +1,28 @@
 #pragma once
 /// \file linalg_cuda_fused.hpp
 /// assign's hook for a pending product on sinter::cuda (nvcc only, included
-/// by linalg_cuda.hpp): `c = P`, `c += P`, `c -= P`, `c = alpha * P + beta * c`
+/// by linalg.hpp): `c = P`, `c += P`, `c -= P`, `c = alpha * P + beta * c`
 /// and `c = P * alpha` become one cuBLAS GEMM with that alpha and beta
 /// writing into c, recognised on the tree's type by linalg_fused.hpp's
-/// linear_form_v. Every other tree returns false: the product leaf is bound
-/// (one GEMM into an array) and the expression runs as one kernel reading it.
+/// linear_form_v; `y = P + bias` and `y = maximum(P + bias, 0)` (float, half,
+/// bfloat16) one cublasLtMatmul with a BIAS / RELU_BIAS epilogue. Every
+/// other tree returns false: the product leaf is bound (one GEMM into an
+/// array) and the expression runs as one kernel reading it.
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <string>
 #include <type_traits>
 #include <utility>
 
+#include "evaluate.hpp"
 #include "expression.hpp"
 #include "linalg_cuda.hpp"
 #include "linalg_fused.hpp"
 #include "policy/cuda.hpp"
+#include "trace.hpp"
 
 #if defined(SINTER_HAS_CUBLAS)
 #include <cublasLt.h>
@@ -215,7 +221,18 @@ bool assign_lt_epilogue([[maybe_unused]] const cuda& pol, const memory_leaf<T, 2
                                         b.ptr, Kind == 2);
   if (!x.ok) return false;
 #if defined(SINTER_HAS_CUBLAS)
-  return cublas_lt_run<T>(pol, x, mb.p, ma.p, out.ptr);
+  const bool traced = trace_active();
+  const auto t0 = traced ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+  if (!cublas_lt_run<T>(pol, x, mb.p, ma.p, out.ptr)) return false;
+  if (traced)
+    emit_pass("cuda",
+              std::string(dtype_name<T>()) + shape_string(out.shape) + " = " +
+                  (Kind == 2 ? "matmul_relu_bias(" : "matmul_bias(") + dtype_name<T>() +
+                  shape_string(state->a.shape) + ", " + dtype_name<T>() + shape_string(state->b.shape) + ")",
+              m * n, sizeof(T) * static_cast<std::size_t>(m * ma.cols + ma.cols * n + n),
+              sizeof(T) * static_cast<std::size_t>(m * n),
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), "cublasLtMatmul x1");
+  return true;
 #else
   return false;
 #endif

@@ -184,24 +184,4 @@ void BM_heat_sinter(benchmark::State& state) {
 BENCHMARK(heat::BM_heat_hand)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(30);
 BENCHMARK(heat::BM_heat_sinter)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(30);
 
-namespace {
-/// Ranks other than 0 run every benchmark (they are collective) but report nothing.
-struct silent : benchmark::BenchmarkReporter {
-  bool ReportContext(const Context&) override { return true; }
-  void ReportRuns(const std::vector<Run>&) override {}
-};
-}  // namespace
-
-int main(int argc, char** argv) {
-  sinter::mpi::environment env(argc, argv);
-  benchmark::Initialize(&argc, argv);
-  const sinter::mpi::communicator world;
-  if (world.rank() == 0) {
-    benchmark::RunSpecifiedBenchmarks();
-  } else {
-    silent quiet;
-    benchmark::RunSpecifiedBenchmarks(&quiet);
-  }
-  benchmark::Shutdown();
-  return 0;
-}
+#include "mpi_main.hpp"

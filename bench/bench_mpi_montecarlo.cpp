@@ -122,24 +122,4 @@ void BM_montecarlo_sinter(benchmark::State& state) {
 BENCHMARK(montecarlo::BM_montecarlo_hand)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);
 BENCHMARK(montecarlo::BM_montecarlo_sinter)->Arg(1)->Arg(0)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(5);
 
-namespace {
-/// Ranks other than 0 run every benchmark (they are collective) but report nothing.
-struct silent : benchmark::BenchmarkReporter {
-  bool ReportContext(const Context&) override { return true; }
-  void ReportRuns(const std::vector<Run>&) override {}
-};
-}  // namespace
-
-int main(int argc, char** argv) {
-  sinter::mpi::environment env(argc, argv);
-  benchmark::Initialize(&argc, argv);
-  const sinter::mpi::communicator world;
-  if (world.rank() == 0) {
-    benchmark::RunSpecifiedBenchmarks();
-  } else {
-    silent quiet;
-    benchmark::RunSpecifiedBenchmarks(&quiet);
-  }
-  benchmark::Shutdown();
-  return 0;
-}
+#include "mpi_main.hpp"

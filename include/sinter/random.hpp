@@ -107,8 +107,10 @@ constexpr key fold_in(const key& k, I data) {
 
 /// Lazy uniform values in [lo, hi) (never hi, also after rounding to T):
 /// `sinter::random::uniform<float>(k, {n}, -1, 1)`. value_error unless lo < hi in T.
-template <floating_element T = double, std::size_t R>
-auto uniform(const key& k, const extents<R>& shape, double lo = 0, double hi = 1) {
+/// S is deduced (never from a braced list), so `uniform<float, 1>(k, {n})` picks the braced form.
+template <floating_element T = double, std::size_t R = detail::any_rank, class S>
+  requires detail::is_extents_v<S> && (R == detail::any_rank || R == S::size())
+auto uniform(const key& k, const S& shape, double lo = 0, double hi = 1) {
   using C = compute_t<T>;
   const auto s = detail::random_shape(shape, "sinter::random::uniform");
   const C l = static_cast<C>(static_cast<T>(lo)), h = static_cast<C>(static_cast<T>(hi));
@@ -127,8 +129,10 @@ auto uniform(const key& k, const detail::extent_arg (&shape)[R], double lo = 0, 
 
 /// Lazy normal values (Box-Muller): `x = a + 0.1f * normal<float>(k, a.shape())`
 /// is one pass. value_error if stddev is negative or not finite.
-template <floating_element T = double, std::size_t R>
-auto normal(const key& k, const extents<R>& shape, double mean = 0, double stddev = 1) {
+/// S as in uniform.
+template <floating_element T = double, std::size_t R = detail::any_rank, class S>
+  requires detail::is_extents_v<S> && (R == detail::any_rank || R == S::size())
+auto normal(const key& k, const S& shape, double mean = 0, double stddev = 1) {
   using C = compute_t<T>;
   const auto s = detail::random_shape(shape, "sinter::random::normal");
   if (!(stddev >= 0) || !std::isfinite(stddev))
@@ -144,8 +148,10 @@ auto normal(const key& k, const detail::extent_arg (&shape)[R], double mean = 0,
 
 /// Lazy exponential values of mean `scale`: `exponential<float>(k, {n}, 2.0)`.
 /// value_error unless scale is finite and above 0.
-template <floating_element T = double, std::size_t R>
-auto exponential(const key& k, const extents<R>& shape, double scale = 1) {
+/// S as in uniform.
+template <floating_element T = double, std::size_t R = detail::any_rank, class S>
+  requires detail::is_extents_v<S> && (R == detail::any_rank || R == S::size())
+auto exponential(const key& k, const S& shape, double scale = 1) {
   const auto s = detail::random_shape(shape, "sinter::random::exponential");
   if (!(scale > 0) || !std::isfinite(scale))
     detail::random_bad("exponential", "scale", scale, "scale must be finite and above 0");
@@ -161,8 +167,10 @@ auto exponential(const key& k, const detail::extent_arg (&shape)[R], double scal
 /// Lazy integers in [lo, hi) of type T, bias below 2^-32 (docs/design.md):
 /// `integers<std::int8_t>(k, {n}, -128, 128)`. lo and hi of any integer
 /// types; value_error unless T's minimum <= lo < hi <= T's maximum + 1.
-template <integral_element T, std::size_t R, std::integral L, std::integral H>
-auto integers(const key& k, const extents<R>& shape, L lo, H hi) {
+/// S as in uniform.
+template <integral_element T, std::size_t R = detail::any_rank, class S, std::integral L, std::integral H>
+  requires detail::is_extents_v<S> && (R == detail::any_rank || R == S::size())
+auto integers(const key& k, const S& shape, L lo, H hi) {
   const auto s = detail::random_shape(shape, "sinter::random::integers");
   using lim = std::numeric_limits<T>;
   if (std::cmp_less(lo, lim::min()) || std::cmp_greater(lo, lim::max()))
@@ -184,8 +192,10 @@ auto integers(const key& k, const detail::extent_arg (&shape)[R], L lo, H hi) {
 }
 /// Lazy integers over the whole range of T (every bit pattern equally
 /// likely; for 64-bit types, whose hi could not be written): `integers<std::uint64_t>(k, {n})`.
-template <integral_element T, std::size_t R>
-auto integers(const key& k, const extents<R>& shape) {
+/// S as in uniform.
+template <integral_element T, std::size_t R = detail::any_rank, class S>
+  requires detail::is_extents_v<S> && (R == detail::any_rank || R == S::size())
+auto integers(const key& k, const S& shape) {
   const auto s = detail::random_shape(shape, "sinter::random::integers");
   const std::uint64_t range = sizeof(T) == 8 ? 0 : std::uint64_t{1} << (8 * sizeof(T));
   const detail::integers_gen<T> g{detail::random_words(k), static_cast<std::make_unsigned_t<T>>(std::numeric_limits<T>::min()), range};

@@ -215,29 +215,6 @@ TEST_CASE("random: every distribution against the scalar reference, odd sizes an
   CHECK(bad == 0);
 }
 
-TEST_CASE("random: bernoulli with its rank given, bernoulli<R>(k, {...}, p), as api.md writes it") {
-  const sr::key k{20261205};
-  for (index_t n : {index_t{0}, index_t{1}, index_t{13}, index_t{1021}}) {
-    CAPTURE(n);
-    const st::array<bool, 1> b1 = sr::bernoulli<1>(k, {n}, 0.3);  // was ambiguous with the extents overload
-    const st::array<bool, 1> be = sr::bernoulli<1>(k, st::extents<1>{n}, 0.3);
-    const st::array<bool, 2> b2 = sr::bernoulli<2>(k, {3, n}, 0.6);
-    REQUIRE(b1.size() == n);
-    REQUIRE(b2.shape() == st::extents<2>{3, n});
-    std::size_t bad = 0, ones = 0;
-    for (index_t i = 0; i < n; ++i) {
-      const auto ui = static_cast<std::uint64_t>(i);
-      bad += b1(i) != (rnd_word(k, ui, 4) < std::llround(0.3 * 0x1p32));
-      bad += be(i) != b1(i);
-      ones += b1(i);
-      for (index_t r = 0; r < 3; ++r)
-        bad += b2(r, i) != (rnd_word(k, static_cast<std::uint64_t>(r * n + i), 4) < std::llround(0.6 * 0x1p32));
-    }
-    CHECK(bad == 0);
-    if (n == 1021) CHECK((ones > 250 && ones < 370));  // 0.3 of 1021 is 306; sd 15
-  }
-}
-
 TEST_CASE("random: the same bits on host and on par with 1, 2, 3 and 8 threads") {
   rnd_threads restore;
   const sr::key k{7};

@@ -6,7 +6,9 @@
 /// rows its passes read, so a stray access faults instead of corrupting. A
 /// process-wide registry maps an address to its region (base, rows, row
 /// bytes, owned rows, communicator); halo_of plans the exchange of rows
-/// between ranks' regions (mpi/exchange.hpp moves them).
+/// between ranks' regions (mpi/exchange.hpp moves them). A region in device
+/// memory has a backing (the same design with the device's virtual memory
+/// calls and grain, mpi/cuda_region.hpp).
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -14,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <new>
 #include <string>
@@ -27,6 +30,23 @@
 
 namespace sinter::mpi::detail {
 
+/// Memory of a region that is not the host's (a device's, mpi/cuda_region.hpp):
+/// reserves the range, commits parts of it, releases it; its stager moves
+/// its bytes for MPI. Host regions have none (mmap and mprotect).
+struct region_backing {
+  virtual ~region_backing() = default;
+  /// Commit and reservation unit in bytes (a power of two).
+  virtual std::size_t grain() const = 0;
+  /// Reserves `len` bytes (a grain multiple) of addresses; nullptr on failure.
+  virtual void* reserve(std::size_t len) noexcept = 0;
+  /// Makes [lo, hi) (bytes from base, grain multiples) usable; [clo, chi) already is (empty: clo == chi).
+  virtual void commit(std::uintptr_t base, std::size_t lo, std::size_t hi, std::size_t clo, std::size_t chi) = 0;
+  /// Frees the committed memory and the reservation.
+  virtual void release(std::uintptr_t base, std::size_t len) noexcept = 0;
+  /// How MPI reaches the memory.
+  virtual stager* staging() noexcept = 0;
+};
+
 /// One distributed array's reserved address range and row layout.
 struct region {
   std::uintptr_t base = 0;     ///< first byte (page aligned)
@@ -39,6 +59,7 @@ struct region {
   index_t b = 0, e = 0;        ///< rows [b, e) owned by this rank
   std::size_t clo = 0, chi = 0;  ///< committed bytes [clo, chi), relative to base, page aligned
   bool replicated = false;     ///< every row valid on every rank (a result computed everywhere)
+  std::shared_ptr<region_backing> backing;  ///< device memory (nullptr: host memory)
   /// Global row of the byte at relative offset `off` (row_bytes > 0).
   index_t row_of(std::size_t off) const { return static_cast<index_t>(off / row_bytes); }
   /// Rows [b, e) that rank q owns.
@@ -74,7 +95,7 @@ inline region* find_region(const void* p) {
 /// Makes rows [lo, hi) of g readable and writable (rounded out to pages).
 inline void commit_rows(region& g, index_t lo, index_t hi) {
   if (hi <= lo || g.row_bytes == 0) return;
-  const std::size_t pg = page_bytes();
+  const std::size_t pg = g.backing ? g.backing->grain() : page_bytes();
   std::size_t blo = static_cast<std::size_t>(lo) * g.row_bytes / pg * pg;
   std::size_t bhi = (static_cast<std::size_t>(hi) * g.row_bytes + pg - 1) / pg * pg;
   if (g.chi > g.clo) {
@@ -82,7 +103,8 @@ inline void commit_rows(region& g, index_t lo, index_t hi) {
     blo = std::min(blo, g.clo);
     bhi = std::max(bhi, g.chi);
   }
-  if (mprotect(reinterpret_cast<void*>(g.base + blo), bhi - blo, PROT_READ | PROT_WRITE) != 0)
+  if (g.backing) g.backing->commit(g.base, blo, bhi, g.clo, g.chi);
+  else if (mprotect(reinterpret_cast<void*>(g.base + blo), bhi - blo, PROT_READ | PROT_WRITE) != 0)
     throw std::bad_alloc();
   g.clo = blo;
   g.chi = bhi;
@@ -102,15 +124,18 @@ inline void set_rows(region& g, index_t n0) {
 }
 
 /// Reserves a region of `bytes` on communicator c (collective: a failure on
-/// one rank throws on every rank, before any rank uses the array).
-inline void* reserve_region(const communicator& c, std::size_t bytes) {
-  const std::size_t pg = page_bytes();
+/// one rank throws on every rank, before any rank uses the array), in host
+/// memory or, given a backing, in the backing's (device) memory.
+inline void* reserve_region(const communicator& c, std::size_t bytes, std::shared_ptr<region_backing> dev = nullptr) {
+  const std::size_t pg = dev ? dev->grain() : page_bytes();
   const std::size_t len = std::max<std::size_t>((bytes + pg - 1) / pg * pg, pg);
-  void* p = mmap(nullptr, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  void* p = dev ? dev->reserve(len) : mmap(nullptr, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (!p) p = MAP_FAILED;
   int ok = p != MAP_FAILED ? 1 : 0, all = 0;
   check(MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, c.get()), "MPI_Allreduce");
   if (all == 0) {
-    if (ok) munmap(p, len);
+    if (ok && dev) dev->release(reinterpret_cast<std::uintptr_t>(p), len);
+    else if (ok) munmap(p, len);
     throw std::bad_alloc();
   }
   region g;
@@ -120,6 +145,7 @@ inline void* reserve_region(const communicator& c, std::size_t bytes) {
   g.comm = c.get();
   g.rank = c.rank();
   g.size = c.size();
+  g.backing = std::move(dev);
   auto& reg = regions();
   std::lock_guard<std::mutex> lock(reg.m);
   reg.by_base[g.base] = g;
@@ -130,14 +156,17 @@ inline void* reserve_region(const communicator& c, std::size_t bytes) {
 inline void release_region(void* p) noexcept {
   auto& reg = regions();
   std::size_t len = 0;
+  std::shared_ptr<region_backing> dev;
   {
     std::lock_guard<std::mutex> lock(reg.m);
     auto it = reg.by_base.find(reinterpret_cast<std::uintptr_t>(p));
     if (it == reg.by_base.end()) return;
     len = it->second.reserved;
+    dev = std::move(it->second.backing);
     reg.by_base.erase(it);
   }
-  munmap(p, len);
+  if (dev) dev->release(reinterpret_cast<std::uintptr_t>(p), len);
+  else munmap(p, len);
 }
 
 /// The rows of one region that each rank's pass reads: need[q] = [lo, hi)
@@ -159,6 +188,10 @@ inline exchange_plan halo_of(const std::vector<region_need>& needs) {
     if (mhi > mlo) commit_rows(g, mlo, mhi);
     auto p = halo_plan(g.n0, g.row_bytes, g.size, g.rank, reinterpret_cast<void*>(g.base),
                        [&n](int q) { return n.need[static_cast<std::size_t>(q)]; });
+    if (g.backing) {  // device memory: MPI reaches it through the backing's stager
+      for (auto& x : p.sends) x.via = g.backing->staging();
+      for (auto& x : p.receives) x.via = g.backing->staging();
+    }
     plan.sends.insert(plan.sends.end(), p.sends.begin(), p.sends.end());
     plan.receives.insert(plan.receives.end(), p.receives.begin(), p.receives.end());
   }

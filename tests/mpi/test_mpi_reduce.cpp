@@ -100,3 +100,54 @@ TEST_CASE("mpi reduce: axis reductions fold each rank's own rows, bitwise one pr
     if (n0 > 0) CHECK(std::abs(double(s1.data()[0]) - ref) <= 1e-5);
   }
 }
+
+namespace test_mpi_reduce {
+// Axis-0 reductions of the 2-D x scattered from h, bitwise one process.
+template <class T>
+void check_axis0(const array<T, 2>& h) {
+  const auto x = mpi::scatter(h, 0);
+  INFO("shape ", h.shape(0), "x", h.shape(1));
+  CHECK(same_bits(mpi::allgather(sum(x, axis(0))), sum(h, axis(0))));
+  CHECK(same_bits(mpi::allgather(sum(x * x - T(1), axis(0))), sum(h * h - T(1), axis(0))));
+  CHECK(same_bits(mpi::allgather(mean(x(slice(1, end)), axis(0))), mean(h(slice(1, end)), axis(0))));
+  CHECK(same_bits(mpi::allgather(var(x, axis(0))), var(h, axis(0))));
+  CHECK(same_bits(mpi::allgather(max(x, axis(0))), max(h, axis(0))));
+  CHECK(same_bits(mpi::allgather(argmax(x, axis(0))), argmax(h, axis(0))));
+  CHECK(same_bits(mpi::allgather(sum(transpose(x), axis(1))), sum(transpose(h), axis(1))));
+}
+}  // namespace test_mpi_reduce
+
+TEST_CASE("mpi reduce: axis 0 reduced from per-rank partials, across leaves and tiles, bitwise one process") {
+  using namespace test_mpi_reduce;
+  // Leaves of 2048 floats (1024 doubles) and tiles of 4096 elements: blocks
+  // that meet inside a leaf, at a leaf, at a tile, and several tiles.
+  for (index_t n0 : {index_t(3), index_t(2047), index_t(2048), index_t(4097), index_t(8192), index_t(12289)}) {
+    array<float, 2> f = data2(n0, 3, 5);
+    f.data()[0] = 1e8f;  // pairwise, sequential and per-rank-then-combined sums differ
+    check_axis0(f);
+    check_axis0(array<double, 2>(random::uniform(random::key(6), {n0, 2}, -1.0, 1.0)));
+    double ref = 0;  // column 1's sum by a double loop
+    for (index_t i = 0; i < n0; ++i) ref += double(f.data()[i * 3 + 1]);
+    CHECK(std::abs(double(mpi::allgather(sum(mpi::scatter(f, 0), axis(0))).data()[1]) - ref) <= 1e-5 * double(n0));
+  }
+  // Reduced axes (0, 2): 3 positions per row; axis 0 of extent 1.
+  const array<float, 3> h3(random::uniform(random::key(9), {1500, 4, 3}, -1.0, 1.0));
+  const auto x3 = mpi::scatter(h3, 0);
+  CHECK(same_bits(mpi::allgather(sum(x3, axes(0, 2))), sum(h3, axes(0, 2))));
+  CHECK(same_bits(mpi::allgather(argmin(x3, axes(0, 2))), argmin(h3, axes(0, 2))));
+  const array<float, 2> one = data2(1, 9000, 4);
+  CHECK(same_bits(mpi::allgather(sum(mpi::scatter(one, 0), axis(0))), sum(one, axis(0))));
+}
+
+TEST_CASE("mpi reduce: axis 0 moves partials, not rows, where blocks meet at leaves") {
+  using namespace test_mpi_reduce;
+  // 2048 rows per rank at 1, 2 and 4 ranks: each rank folds its own leaves;
+  // no row crosses ranks, and the rows are never all-gathered.
+  const index_t n0 = 2048 * index_t(mpi::communicator{}.size());
+  const array<float, 2> h = data2(n0, 64, 12);
+  const auto x = mpi::scatter(h, 0);
+  const auto before = mpi::detail::exchange_stats();
+  const auto s = sum(x, axis(0));
+  CHECK(mpi::detail::exchange_stats().bytes_received == before.bytes_received);
+  CHECK(same_bits(mpi::allgather(s), sum(h, axis(0))));
+}

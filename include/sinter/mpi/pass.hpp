@@ -73,9 +73,10 @@ struct leaf_rows {
 [[noreturn]] inline void refuse(const std::string& what) { throw value_error("sinter::mpi: " + what); }
 
 /// leaf_rows of every memory leaf of `bound` held in a region (local arrays
-/// are replicated and skipped); refuses generators that read distributed memory.
+/// are replicated and skipped), its rows stepped by axis `ax` (the other
+/// axes in the span); refuses generators that read distributed memory.
 template <class Node>
-void collect_leaves(const Node& bound, MPI_Comm comm, std::vector<leaf_rows>& out) {
+void collect_leaves(const Node& bound, MPI_Comm comm, std::vector<leaf_rows>& out, std::size_t ax = 0) {
   sinter::detail::for_each_leaf(bound, [&](const auto& l) {
     using L = std::remove_cvref_t<decltype(l)>;
     if constexpr (sinter::detail::is_memory_leaf<L>::value) {
@@ -88,9 +89,10 @@ void collect_leaves(const Node& bound, MPI_Comm comm, std::vector<leaf_rows>& ou
       leaf_rows r;
       r.g = g;
       r.rel = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(l.ptr) - g->base);
-      r.s0 = L::rank > 0 ? l.strides[0] * sz : 0;
+      r.s0 = ax < L::rank ? l.strides[ax] * sz : 0;
       r.span_hi = sz;
-      for (std::size_t d = 1; d < L::rank; ++d) {
+      for (std::size_t d = 0; d < L::rank; ++d) {
+        if (d == ax) continue;
         const std::int64_t span = (l.shape[d] - 1) * l.strides[d] * sz;
         (span < 0 ? r.span_lo : r.span_hi) += span;
       }

@@ -13,6 +13,7 @@
 /// the result (replicated on every rank) is bitwise the single-process one.
 #include <cstring>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "../reduce.hpp"
@@ -59,6 +60,68 @@ struct reduce_tiles_of {
     if (t1 <= t0) return {0, 0};
     const index_t p0 = t0 * tile, p1 = t1 * tile < n ? t1 * tile : n;
     return {p0 / inner, (p1 - 1) / inner + 1};
+  }
+};
+
+/// One unit of an axis-0 reduction's fold, the same for every output:
+/// positions [b, e) of the output's reduced elements, folded by `rank`
+/// into one tile's partial (lanes false) or one leaf's lanes.
+struct fold_piece {
+  index_t b = 0, e = 0;
+  int rank = 0;
+  bool lanes = false;
+};
+
+/// How the ranks share the fold of each output of a reduction whose
+/// reduced elements are ordered by the rows of a distributed axis (axis 0
+/// reduced): rank q holds positions span(q). The engine cuts an output's
+/// elements into tiles, a tile into leaves of lanes; a tile within one
+/// rank's span is folded by that rank, a tile split between ranks is cut
+/// into its leaves, each folded by the rank holding its first element
+/// (reading the rest of it through the halo exchange), so every rank can
+/// redo the engine's combination of leaves and tiles bit for bit.
+struct axis0_plan {
+  reduce_rows rows;  ///< partition-axis indices of each rank
+  index_t len = 0, inner = 1, leaf = 1;
+  std::size_t lanes = 1;
+  std::vector<fold_piece> pieces;     ///< in position order (ranks ascending)
+  std::vector<std::size_t> offset;    ///< per piece: accumulators before it in its rank's output block
+  std::vector<std::size_t> per_rank;  ///< accumulators per output, by rank
+  std::pair<index_t, index_t> span(int q) const {
+    const auto [lo, hi] = rows.of(q);
+    return {lo * inner, hi * inner};
+  }
+  void build() {
+    constexpr index_t tile = sinter::detail::reduce_host::tile_elems;
+    per_rank.assign(static_cast<std::size_t>(rows.size), 0);
+    int q = 0;
+    const auto owner = [&](index_t p) {  // p never decreases
+      while (span(q).second <= p) ++q;
+      return q;
+    };
+    for (index_t tb = 0; tb < len; tb += tile) {
+      const index_t te = tb + tile < len ? tb + tile : len;
+      const int o = owner(tb);
+      if (te <= span(o).second || te - tb <= leaf) pieces.push_back({tb, te, o, false});
+      else
+        for (index_t lb = tb; lb < te; lb += leaf) pieces.push_back({lb, lb + leaf < te ? lb + leaf : te, owner(lb), true});
+    }
+    for (const auto& p : pieces) {
+      auto& n = per_rank[static_cast<std::size_t>(p.rank)];
+      offset.push_back(n);
+      n += p.lanes ? lanes : 1;
+    }
+  }
+  /// Partition-axis indices rank q reads (needs_of's rows).
+  std::pair<index_t, index_t> of(int q) const {
+    index_t b = -1, e = -1;
+    for (const auto& p : pieces)
+      if (p.rank == q) {
+        if (b < 0) b = p.b;
+        e = p.e;
+      }
+    if (b < 0) return {0, 0};
+    return {b / inner, (e - 1) / inner + 1};
   }
 };
 
@@ -128,6 +191,8 @@ struct reducer<mpi::dist<L>> {
     const index_t per = by_rows ? outputs / n0 : outputs;
     mpi::detail::reduce_rows rows{by_rows ? mpi::detail::row_leaf(leaves) : nullptr, by_rows ? n0 : 1, size};
     if (rows.by && (rows.of(0).first != 0 || rows.of(size - 1).second != rows.n)) rows.by = nullptr;
+    if constexpr (std::is_same_v<L, host> || std::is_same_v<L, par>)
+      if (!rows.by && len > 1 && size > 1 && along_rows<Op>(pol, out, permuted, pshape, outputs, len, finish)) return;
     auto needs = mpi::detail::needs_of(leaves, rows);
     if (!by_rows)  // the one output's rank reads every row
       for (auto& x : needs)
@@ -147,6 +212,99 @@ struct reducer<mpi::dist<L>> {
       counts[static_cast<std::size_t>(q)] = static_cast<std::uint64_t>((qhi - qlo) * per) * sizeof(R);
     }
     mpi::detail::allgather_bytes(pol.comm, counts, out + lo * per, out);
+  }
+
+  /// along's case of reduced elements ordered by distributed rows (axis 0
+  /// reduced; see axis0_plan): each rank folds its pieces of every output,
+  /// the pieces are all-gathered and every rank combines them as the
+  /// engine does. False (nothing done) when no leaf steps rows along the
+  /// reduced axes' first one.
+  template <class Op, class R, class Node, std::size_t RP, class Finish>
+  static bool along_rows(const mpi::dist<L>& pol, R* out, const Node& node, const extents<RP>& pshape,
+                         index_t outputs, index_t len, Finish finish) {
+    using V = typename Node::value_type;
+    using A = typename Op::template acc_t<V>;
+    static_assert(std::is_trivially_copyable_v<A>, "sinter::mpi: a reduction's accumulator is sent as bytes");
+    constexpr std::size_t LN = static_cast<std::size_t>(reduce_host::leaf_lanes<A>);
+    std::size_t d = RP;  // the reduced axes' first of extent > 1 (len > 1)
+    for (index_t prod = 1; d > 0 && prod < len;) prod *= pshape[--d];
+    std::vector<mpi::detail::leaf_rows> leaves;
+    mpi::detail::collect_leaves(node, pol.comm.get(), leaves, d);
+    const int me = pol.comm.rank(), size = pol.comm.size();
+    mpi::detail::axis0_plan plan;
+    plan.rows = {mpi::detail::row_leaf(leaves), pshape[d], size};
+    if (!plan.rows.by || plan.rows.of(0).first != 0 || plan.rows.of(size - 1).second != plan.rows.n) return false;
+    plan.len = len;
+    plan.inner = len / pshape[d];
+    plan.leaf = reduce_host::leaf_block<A>;
+    plan.lanes = LN;
+    plan.build();
+    mpi::detail::start_exchange(pol.comm, mpi::detail::halo_of(mpi::detail::needs_of(leaves, plan))).wait();
+    const std::size_t mine_n = plan.per_rank[static_cast<std::size_t>(me)];
+    std::vector<A> mine(static_cast<std::size_t>(outputs) * mine_n);
+    const auto fold_output = [&](index_t o) {
+      A* dst = mine.data() + static_cast<std::size_t>(o) * mine_n;
+      for (std::size_t k = 0; k != plan.pieces.size(); ++k) {
+        const auto& p = plan.pieces[k];
+        if (p.rank != me) continue;
+        if (!p.lanes) {
+          dst[plan.offset[k]] = reduce_host::reduce_range<Op>(node, pshape, o * len + p.b, p.e - p.b, false, o * len);
+          continue;
+        }
+        V buf[reduce_host::tile_elems];
+        reduce_host::eval_range<V>(node, pshape, o * len + p.b, o * len + p.e, buf);
+        reduce_host::fold_leaf<Op, V>([&buf](index_t i) { return buf[i]; }, 0, p.e - p.b, p.b, dst + plan.offset[k]);
+      }
+    };
+    if (std::is_same_v<L, par> && outputs > 1 && outputs * len >= 2 * par_grain) {
+      const index_t chunks = std::min<index_t>(outputs, 4 * get_num_threads());
+      const index_t each = (outputs + chunks - 1) / chunks;
+      default_pool().parallel_for(chunks, [&](std::int64_t k) {
+        for (index_t o = k * each; o < std::min(outputs, (k + 1) * each); ++o) fold_output(o);
+      });
+    } else {
+      for (index_t o = 0; o < outputs; ++o) fold_output(o);
+    }
+    std::vector<std::uint64_t> counts(static_cast<std::size_t>(size));
+    std::vector<std::size_t> disp(static_cast<std::size_t>(size) + 1, 0);
+    for (std::size_t q = 0; q != counts.size(); ++q) {
+      counts[q] = static_cast<std::uint64_t>(outputs) * plan.per_rank[q] * sizeof(A);
+      disp[q + 1] = disp[q] + static_cast<std::size_t>(outputs) * plan.per_rank[q];
+    }
+    std::vector<A> all(disp.back());
+    mpi::detail::allgather_bytes(pol.comm, counts, mine.data(), all.data());
+    std::vector<A> tiles;
+    for (index_t o = 0; o < outputs; ++o) {
+      tiles.clear();
+      const auto at = [&](std::size_t k) {
+        const auto q = static_cast<std::size_t>(plan.pieces[k].rank);
+        return all.data() + disp[q] + static_cast<std::size_t>(o) * plan.per_rank[q] + plan.offset[k];
+      };
+      for (std::size_t k = 0; k != plan.pieces.size();) {
+        if (!plan.pieces[k].lanes) {
+          tiles.push_back(*at(k++));
+          continue;
+        }
+        // A split tile: its leaves' lanes as pairwise combines them, ((L0 + L1) + (L2 + L3)).
+        A acc[LN]{}, pair[LN]{};
+        const index_t tile_end = (plan.pieces[k].b / reduce_host::tile_elems + 1) * reduce_host::tile_elems;
+        int l = 0;
+        for (; k != plan.pieces.size() && plan.pieces[k].b < tile_end; ++k, ++l) {
+          const A* c = at(k);
+          for (std::size_t j = 0; j != LN; ++j) {
+            if (l == 0) acc[j] = c[j];
+            else if (l == 1) acc[j] = Op::combine(acc[j], c[j]);
+            else if (l == 2) pair[j] = c[j];
+            else pair[j] = Op::combine(pair[j], c[j]);
+          }
+        }
+        if (l > 2)
+          for (std::size_t j = 0; j != LN; ++j) acc[j] = Op::combine(acc[j], pair[j]);
+        tiles.push_back(reduce_host::fold_lanes<Op, static_cast<int>(LN / 2)>(acc));
+      }
+      out[o] = finish(reduce_host::combine_partials<Op>(tiles.data(), tiles.size()), len);
+    }
+    return true;
   }
 };
 

@@ -144,8 +144,8 @@ SINTER_FORCEINLINE auto fold_unit(const C& c, index_t s, index_t len, index_t ba
 /// straight from the node's contiguous cursor (fold_unit).
 template <std::size_t R, class Node>
 SINTER_FORCEINLINE bool one_unit_tile(const Node& node, index_t len) {
-  if constexpr (R >= 1) return len > 0 && len <= tile_elems && node.unit();
-  else return false;
+  if constexpr (R >= 1 && !has_run_gen_v<Node>) return len > 0 && len <= tile_elems && node.unit();
+  else return false;  // a random leaf's tiles: reduce_tiles (gen_tile_cursor)
 }
 
 /// reduce_range over more than one tile, or a strided one. A contiguous
@@ -160,6 +160,13 @@ auto reduce_tiles(const Node& node, const extents<R>& shape, index_t s, index_t 
   using A = typename Op::template acc_t<V>;
   if (len == 0) return Op::template identity<V>();
   if constexpr (R >= 1) {
+    if constexpr (has_run_gen_v<Node>) {
+      if (node.unit())  // contiguous: the random leaves' values per tile in buffers, the rest read in place
+        return fold_tiles<A, Op>(s, len, parallel, [&node, origin](index_t b, index_t e) {
+          gen_scratch<Node> sc;
+          return fold_unit<Op, V>(gen_tile_cursor(node, b, e - b, sc), 0, e - b, b - origin);
+        });
+    }
     if (node.unit()) {  // contiguous: fold straight from the producer, no tile copy
       const auto c = node.linear();
       return fold_tiles<A, Op>(s, len, parallel, [c, origin](index_t b, index_t e) {

@@ -4,7 +4,9 @@
 /// include point): the tile and leaf sizes, evaluating a strided range into
 /// a tile buffer (eval_range), the lanes of a pairwise leaf (fold_leaf) and
 /// their balanced tree (fold_lanes), and load_as, the read of a contiguous cursor.
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <type_traits>
 #include <utility>
@@ -13,6 +15,7 @@
 #include "../core/map_node.hpp"
 #include "../core/shared_nodes.hpp"
 #include "../core/tree_fold.hpp"
+#include "../policy/host/buffered.hpp"
 #include "../policy/host/loop.hpp"
 #include "../policy/host/shared.hpp"
 #include "../policy/host/thread_pool.hpp"
@@ -26,8 +29,119 @@ inline constexpr index_t tile_elems = 4096;
 /// Tiles per parallel task in par.
 inline constexpr index_t tiles_per_task = 8;
 
+/// Scratch for the values of a tile's random leaves (sinter::random: run
+/// generators, policy/host/buffered.hpp): one buffer of tile_elems elements
+/// per such leaf of Node, on the stack up to 64 KiB, else on the heap.
+template <class Node>
+struct gen_scratch {
+  static constexpr std::size_t count = fold_tree_v<sum_leaves_fold<run_gen_leaf>, Node>;
+  static constexpr std::size_t slot = (static_cast<std::size_t>(tile_elems) * leaf_size_v<Node> + 63) / 64 * 64;
+  static constexpr bool on_stack = count * slot <= 65536;
+  alignas(64) unsigned char local[on_stack ? count * slot : 64];
+  std::unique_ptr<unsigned char[]> heap;
+  unsigned char* first = local;
+  unsigned char* next = local;
+  gen_scratch() {
+    if constexpr (!on_stack) {
+      heap.reset(new unsigned char[count * slot + 64]);
+      first = next = heap.get() + (64 - reinterpret_cast<std::uintptr_t>(heap.get()) % 64) % 64;
+    }
+  }
+  /// Every buffer free again (the next row piece or tile).
+  void reset() { next = first; }
+  /// The next leaf's buffer.
+  template <class V>
+  V* take() {
+    V* const p = reinterpret_cast<V*>(next);
+    next += slot;
+    return p;
+  }
+};
+
+/// The contiguous cursor of a bound node over the n positions from b, read
+/// from index 0 (load(k) is position b + k): each random leaf's values
+/// computed first into a buffer of sc by whole Philox blocks (fill_run),
+/// which g(i) per element would compute four times over; the other leaves
+/// read in place. The same values, and ops, as node.linear() shifted by b.
+template <class N, class S>
+SINTER_FORCEINLINE auto gen_tile_cursor(const N& n, index_t b, index_t, S&) {
+  return shift_cursor<std::remove_const_t<decltype(n.linear())>>{n.linear(), b};
+}
+template <class T, std::size_t R, bool D, class S>
+SINTER_FORCEINLINE unit_cursor<T> gen_tile_cursor(const memory_leaf<T, R, D>& l, index_t b, index_t, S&) {
+  return {l.linear().p + b};
+}
+template <class T, class S>
+SINTER_FORCEINLINE scalar_leaf<T> gen_tile_cursor(const scalar_leaf<T>& l, index_t, index_t, S&) {
+  return l;
+}
+template <class G, std::size_t R, class S>
+SINTER_FORCEINLINE auto gen_tile_cursor(const gen_leaf<G, R>& l, index_t b, index_t n, S& sc) {
+  using V = typename G::value_type;
+  if constexpr (run_generator<G>) {
+    V* const buf = sc.template take<V>();
+    l.gen.fill_run(l.base + b, n, buf);
+    return unit_cursor<const V>{buf};
+  } else {
+    return gen_unit_cursor<G>{l.gen, l.base + b};
+  }
+}
+template <class F, class... A, class S, std::size_t... I>
+SINTER_FORCEINLINE auto gen_tile_cursor_of(const map_node<F, A...>& m, index_t b, index_t n, S& sc,
+                                           std::index_sequence<I...>) {
+  return map_cursor<F, decltype(gen_tile_cursor(get<I>(m.args), b, n, sc))...>{
+      m.fn(), make_pack(gen_tile_cursor(get<I>(m.args), b, n, sc)...)};
+}
+template <class F, class... A, class S>
+SINTER_FORCEINLINE auto gen_tile_cursor(const map_node<F, A...>& m, index_t b, index_t n, S& sc) {
+  return gen_tile_cursor_of(m, b, n, sc, std::index_sequence_for<A...>{});
+}
+
+/// The row cursor of a bound node over columns [j, j + n) of row idx, as
+/// node.row(idx): each random leaf's values there in a buffer of sc (whole
+/// Philox blocks along a row of stride 1 or -1, one value for a broadcast
+/// row, element by element at other strides), read as load(j + k).
+template <class N, std::size_t R, class S>
+SINTER_FORCEINLINE auto gen_row_cursor(const N& node, const extents<R>& idx, index_t, index_t, S&) {
+  return node.row(idx);
+}
+template <class G, std::size_t R, class S>
+SINTER_FORCEINLINE auto gen_row_cursor(const gen_leaf<G, R>& l, const extents<R>& idx, index_t j, index_t n, S& sc) {
+  using V = typename G::value_type;
+  if constexpr (run_generator<G>) {
+    V* const buf = sc.template take<V>();
+    const index_t st = l.strides[R - 1], at = l.base + row_offset(idx, l.strides) + j * st;
+    if (st == 1) {
+      l.gen.fill_run(at, n, buf);
+    } else if (st == -1) {
+      l.gen.fill_run(at - (n - 1), n, buf);
+      std::reverse(buf, buf + n);
+    } else if (st == 0) {
+      const V v = n > 0 ? l.gen(at) : V{};
+      for (index_t k = 0; k < n; ++k) buf[k] = v;
+    } else {
+      for (index_t k = 0; k < n; ++k) buf[k] = l.gen(at + k * st);
+    }
+    return tile_cursor<V>{buf, j};
+  } else {
+    return l.row(idx);
+  }
+}
+template <class F, class... A, std::size_t R, class S, std::size_t... I>
+SINTER_FORCEINLINE auto gen_row_cursor_of(const map_node<F, A...>& m, const extents<R>& idx, index_t j, index_t n,
+                                          S& sc, std::index_sequence<I...>) {
+  return map_cursor<F, decltype(gen_row_cursor(get<I>(m.args), idx, j, n, sc))...>{
+      m.fn(), make_pack(gen_row_cursor(get<I>(m.args), idx, j, n, sc)...)};
+}
+template <class F, class... A, std::size_t R, class S>
+SINTER_FORCEINLINE auto gen_row_cursor(const map_node<F, A...>& m, const extents<R>& idx, index_t j, index_t n,
+                                       S& sc) {
+  return gen_row_cursor_of(m, idx, j, n, sc, std::index_sequence_for<A...>{});
+}
+
 /// Evaluate the bound node's flat positions [s, e) (row-major over `shape`)
-/// into out[0, e - s).
+/// into out[0, e - s). A tree holding a random leaf evaluates each row
+/// piece through gen_row_cursor (e - s <= tile_elems then).
 template <class V, std::size_t R, class Node>
 void eval_range(const Node& node, const extents<R>& shape, index_t s, index_t e, V* out) {
   if constexpr (R == 0) {
@@ -45,11 +159,16 @@ void eval_range(const Node& node, const extents<R>& shape, index_t s, index_t e,
       idx[d] = r % shape[d];
       r /= shape[d];
     }
+    [[maybe_unused]] std::conditional_t<has_run_gen_v<Node>, gen_scratch<Node>, char> sc{};
     index_t pos = s;
     while (pos < e) {
-      const auto c = node.row(idx);
       const index_t cnt = inner - j < e - pos ? inner - j : e - pos;
-      store_run(out + (pos - s), c, j, cnt);
+      if constexpr (has_run_gen_v<Node>) {
+        sc.reset();
+        store_run(out + (pos - s), gen_row_cursor(node, idx, j, cnt, sc), j, cnt);
+      } else {
+        store_run(out + (pos - s), node.row(idx), j, cnt);
+      }
       pos += cnt;
       j = 0;
       for (std::size_t d = R - 1; d-- > 0;) {

@@ -4,7 +4,8 @@
 /// sinter.hpp: link the CMake target sinter::mpi). A distributed array is a
 /// sinter::array of policy sinter::mpi::dist<Local>: global shape, rows
 /// block-distributed over a communicator, every expression, view and
-/// reduction of sinter working on it unchanged.
+/// reduction of sinter working on it unchanged. Local blocks: host, par, or
+/// (in files compiled as CUDA) cuda.
 #include "sinter.hpp"
 #include "mpi/blocks.hpp"
 #include "mpi/comm.hpp"
@@ -13,3 +14,6 @@
 #include "mpi/policy.hpp"
 #include "mpi/reduce.hpp"
 #include "mpi/region.hpp"
+#if SINTER_HAS_CUDA()
+#include "mpi/cuda_dist.hpp"  // dist<cuda>: compiled as CUDA only
+#endif

@@ -14,6 +14,7 @@
 #include "mpi/policy.hpp"
 #include "mpi/reduce.hpp"
 #include "mpi/region.hpp"
+#include "mpi/unsupported.hpp"
 #if SINTER_HAS_CUDA()
 #include "mpi/cuda_dist.hpp"  // dist<cuda>: compiled as CUDA only
 #endif

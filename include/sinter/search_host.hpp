@@ -83,6 +83,7 @@ SINTER_FORCEINLINE bool nan_equal(const T& a, const T& b) {
 /// The operand flattened into a host vector of T, in row-major order.
 template <class T, class E>
 std::vector<T> flat_copy(const E& e) {
+  whole_array_ops<concrete_policy_t<typename E::policy_type>>::check("sinter::unique, searchsorted or histogram");
   std::vector<T> v(static_cast<std::size_t>(e.size()));
   search_blocks<false>(e, [&](const auto* p, index_t b, index_t m) {
     for (index_t i = 0; i < m; ++i) v[static_cast<std::size_t>(b + i)] = static_cast<T>(p[i]);

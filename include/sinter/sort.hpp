@@ -51,6 +51,7 @@ void sort_inplace(view<T, R, P> v, index_t axis = -1) {
     static_assert(detail::compiled_as_cuda_v<view<T, R, P>>, "sinter::cuda: compile this file as CUDA");
 #endif
   } else {
+    detail::whole_array_ops<P>::check("sinter::sort");
     detail::sort_layout(v.data(), v.shape(), v.strides(), a, std::is_same_v<P, par>);
   }
 }
@@ -70,6 +71,7 @@ auto sort(X&& x, index_t axis = -1) {
   constexpr std::size_t R = detail::expr_of_t<X>::rank;
   static_assert(R >= 1, "sinter::sort: needs an array of rank 1 or more");
   (void)detail::checked_axis(axis, R, "sinter::sort");
+  if constexpr (!std::is_same_v<P, cuda>) detail::whole_array_ops<P>::check("sinter::sort");
   const P pol = detail::policy_value<P>(x);
   array<T, R, P> out = detail::copy_of<T, R>(std::forward<X>(x), pol);
   sort_inplace(out, axis);
@@ -91,6 +93,7 @@ auto argsort(X&& x, index_t axis = -1) {
     return detail::cuda_sort::argsort<typename detail::expr_of_t<X>::value_type, R>(std::forward<X>(x), a, pol);
 #endif
   } else {
+    detail::whole_array_ops<P>::check("sinter::argsort");
     return detail::on_stored_layout(std::forward<X>(x), [&](const auto* p, const auto& shape, const auto& strides) {
       array<std::int64_t, R, P> out(shape, pol);
       detail::argsort_layout(p, shape, strides, a, out.data(), std::is_same_v<P, par>);
@@ -114,6 +117,7 @@ auto partition(X&& x, index_t kth, index_t axis = -1) {
   if constexpr (std::is_same_v<P, cuda>) {
     return sort(std::forward<X>(x), axis);  // a sorted row is partitioned
   } else {
+    detail::whole_array_ops<P>::check("sinter::partition");
     const P pol = detail::policy_value<P>(x);
     array<T, R, P> out = detail::copy_of<T, R>(std::forward<X>(x), pol);
     const auto shape = out.shape();
@@ -148,6 +152,7 @@ auto argpartition(X&& x, index_t kth, index_t axis = -1) {
   if constexpr (std::is_same_v<P, cuda>) {
     return argsort(std::forward<X>(x), axis);  // sorted indices partition
   } else {
+    detail::whole_array_ops<P>::check("sinter::argpartition");
     const P pol = detail::policy_value<P>(x);
     return detail::on_stored_layout(std::forward<X>(x), [&](const auto* p, const auto& shape, const auto& strides) {
       array<std::int64_t, R, P> out(shape, pol);
@@ -192,6 +197,7 @@ auto topk(X&& x, index_t k, index_t axis = -1) {
     return detail::cuda_sort::topk<topk_result<T, R, P>, T, R>(std::forward<X>(x), k, a, pol);
 #endif
   } else {
+    detail::whole_array_ops<P>::check("sinter::topk");
     return detail::on_stored_layout(std::forward<X>(x), [&](const auto* p, const auto& shape, const auto& strides) {
       extents<R> oshape = shape;
       oshape[a] = k;

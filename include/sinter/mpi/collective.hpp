@@ -7,6 +7,8 @@
 #include <climits>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <new>
@@ -106,6 +108,31 @@ inline void agree(const communicator& comm, std::exception_ptr local_error) {
   const std::uint64_t extra[2] = {head[2], head[3]};
   throw_kind(static_cast<error_kind>(head[0]), "sinter::mpi: rank " + std::to_string(first) + " of " +
                  std::to_string(size) + " failed: " + what, extra);
+}
+
+/// Prints "sinter: mpi: rank R: <what>; aborting" on stderr and calls
+/// MPI_Abort: for an exception after communication started, when the other
+/// ranks may already wait for this one (no collective can agree then).
+[[noreturn]] inline void abort_rank(const communicator& comm, const std::exception_ptr& e) {
+  std::string what;
+  std::uint64_t extra[2] = {0, 0};
+  classify(e, what, extra);
+  const std::string line = "sinter: mpi: rank " + std::to_string(comm.rank()) + ": " + what + "; aborting\n";
+  std::fputs(line.c_str(), stderr);
+  std::fflush(stderr);
+  MPI_Abort(comm.get(), 1);
+  std::abort();  // MPI_Abort does not return; said for the compiler
+}
+
+/// Runs f(), which starts communication or runs between a communication's
+/// start and its end; an exception from it aborts every rank (abort_rank).
+template <class F>
+void or_abort(const communicator& comm, F&& f) {
+  try {
+    f();
+  } catch (...) {
+    abort_rank(comm, std::current_exception());
+  }
 }
 
 /// Runs f() on every rank, then agree()s on whether it threw (collective).

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "../evaluate.hpp"
+#include "collective.hpp"
 #include "policy.hpp"
 #include "region.hpp"
 
@@ -102,7 +103,8 @@ void collect_leaves(const Node& bound, MPI_Comm comm, std::vector<leaf_rows>& ou
       std::lock_guard<std::mutex> lock(reg.m);
       for (const auto& [base, g] : reg.by_base)
         if (l.gen.touches(base, base + g.reserved))
-          refuse("roll, pad, take or concatenate of a distributed array; gather it first (sinter::mpi::gather)");
+          refuse("roll, pad, take, take_along_axis, concatenate or stack of a distributed array reads rows of "
+                 "other ranks; gather it first (sinter::mpi::gather), or work on this rank's rows (sinter::mpi::local)");
     }
   });
 }
@@ -207,7 +209,35 @@ SINTER_NOINLINE void trace_exchange(const std::string& label, const std::uint64_
                             static_cast<std::size_t>(moved[0]), waited, std::move(d));
 }
 
-/// The distributed pass `out = bound` (bound to out's global shape).
+/// Whether some rank reads rows beyond its own (the same answer on every rank).
+inline bool any_ghosts(const std::vector<region_need>& needs) {
+  for (const auto& x : needs) {
+    if (x.g->replicated || x.g->size == 1) continue;
+    for (int q = 0; q != x.g->size; ++q) {
+      const auto [lo, hi] = x.need[static_cast<std::size_t>(q)];
+      const auto [b, e] = x.g->owned(q);
+      if (hi > lo && (lo < b || hi > e)) return true;
+    }
+  }
+  return false;
+}
+
+/// halo_of(needs), its local failures (committing this rank's ghost rows)
+/// agreed before any rank posts a message when some rank exchanges.
+inline exchange_plan agreed_halo(const communicator& comm, const std::vector<region_need>& needs) {
+  if (!any_ghosts(needs)) return halo_of(needs);
+  exchange_plan plan;
+  run_agreed(comm, [&] { plan = halo_of(needs); });
+  return plan;
+}
+
+template <class L, class T, std::size_t R, class Bound>
+void dist_pass_run(const dist<L>& pol, const sinter::detail::memory_leaf<T, R>& out, const Bound& bound,
+                   const out_rows& o, const std::vector<leaf_rows>& leaves, exchange_plan plan);
+
+/// The distributed pass `out = bound` (bound to out's global shape). Errors
+/// of global facts throw on every rank alike; a local one before the
+/// exchange is agreed (agreed_halo); one after it started aborts (or_abort).
 template <class L, class T, std::size_t R, class Bound>
 void dist_pass(const dist<L>& pol, const sinter::detail::memory_leaf<T, R>& out, const Bound& bound) {
   if (sinter::detail::shape_size(out.shape) == 0) return;
@@ -215,10 +245,18 @@ void dist_pass(const dist<L>& pol, const sinter::detail::memory_leaf<T, R>& out,
   std::vector<leaf_rows> leaves;
   collect_leaves(bound, pol.comm.get(), leaves);
   if (o.g->comm != pol.comm.get()) refuse("the output's communicator differs from the policy's");
+  exchange_plan plan = agreed_halo(pol.comm, needs_of(leaves, o));
+  if (pol.comm.size() == 1) return dist_pass_run(pol, out, bound, o, leaves, std::move(plan));
+  or_abort(pol.comm, [&] { dist_pass_run(pol, out, bound, o, leaves, std::move(plan)); });
+}
+
+/// dist_pass after planning: the exchange and the local passes.
+template <class L, class T, std::size_t R, class Bound>
+void dist_pass_run(const dist<L>& pol, const sinter::detail::memory_leaf<T, R>& out, const Bound& bound,
+                   const out_rows& o, const std::vector<leaf_rows>& leaves, exchange_plan plan) {
   const bool aliased = sinter::detail::needs_temporary(out, bound);
   const auto mine = o.of(o.g->rank);  // not a structured binding: Clang 14 cannot capture one
   const index_t lo = mine.first, hi = mine.second;
-  exchange_plan plan = halo_of(needs_of(leaves, o));
   const bool moves = plan.bytes_sent() + plan.bytes_received() > 0;
   const exchange_counters before = exchange_stats();
   pending reqs = start_exchange(pol.comm, std::move(plan));

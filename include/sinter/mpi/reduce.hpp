@@ -157,13 +157,15 @@ struct reducer<mpi::dist<L>> {
     plan.n = n;
     plan.inner = n / e.shape()[0];
     plan.rows = {mpi::detail::row_leaf(leaves), e.shape()[0], size};
-    mpi::detail::start_exchange(pol.comm, mpi::detail::halo_of(mpi::detail::needs_of(leaves, plan))).wait();
+    mpi::detail::start_exchange(pol.comm, mpi::detail::agreed_halo(pol.comm, mpi::detail::needs_of(leaves, plan))).wait();
     const auto [t0, t1] = plan.tiles(me);
     std::vector<A> mine(static_cast<std::size_t>(t1 - t0));
-    for (index_t t = t0; t < t1; ++t) {
-      const index_t b = t * plan.tile, len = b + plan.tile < n ? plan.tile : n - b;
-      mine[static_cast<std::size_t>(t - t0)] = reduce_host::reduce_range<Op>(bound, e.shape(), b, len, false, 0);
-    }
+    mpi::detail::or_abort(pol.comm, [&] {  // the others wait in the all-gather
+      for (index_t t = t0; t < t1; ++t) {
+        const index_t b = t * plan.tile, len = b + plan.tile < n ? plan.tile : n - b;
+        mine[static_cast<std::size_t>(t - t0)] = reduce_host::reduce_range<Op>(bound, e.shape(), b, len, false, 0);
+      }
+    });
     const auto all = mpi::detail::allgather(pol.comm, std::span<const A>(mine));  // every tile, in order
     return reduce_host::combine_partials<Op>(all.data(), all.size());
   }
@@ -198,13 +200,15 @@ struct reducer<mpi::dist<L>> {
       for (auto& x : needs)
         for (int q = 0; q != size; ++q)
           x.need[static_cast<std::size_t>(q)] = {0, rows.of(q).second > rows.of(q).first ? x.g->n0 : 0};
-    mpi::detail::start_exchange(pol.comm, mpi::detail::halo_of(needs)).wait();
+    mpi::detail::start_exchange(pol.comm, mpi::detail::agreed_halo(pol.comm, needs)).wait();
     const auto [lo, hi] = rows.of(me);
     if (hi > lo) {
       extents<RP> part = pshape;
       part[0] = by_rows ? hi - lo : n0;
       const Node mine = by_rows ? mpi::detail::restrict_rows(permuted, lo, hi - lo) : permuted;
-      reducer<L>::template along<Op>(pol.local, out + lo * per, mine, part, (hi - lo) * per, len, finish);
+      mpi::detail::or_abort(pol.comm, [&] {  // the others wait in the all-gather
+        reducer<L>::template along<Op>(pol.local, out + lo * per, mine, part, (hi - lo) * per, len, finish);
+      });
     }
     std::vector<std::uint64_t> counts(static_cast<std::size_t>(size));
     for (int q = 0; q != size; ++q) {
@@ -239,7 +243,7 @@ struct reducer<mpi::dist<L>> {
     plan.leaf = reduce_host::leaf_block<A>;
     plan.lanes = LN;
     plan.build();
-    mpi::detail::start_exchange(pol.comm, mpi::detail::halo_of(mpi::detail::needs_of(leaves, plan))).wait();
+    mpi::detail::start_exchange(pol.comm, mpi::detail::agreed_halo(pol.comm, mpi::detail::needs_of(leaves, plan))).wait();
     const std::size_t mine_n = plan.per_rank[static_cast<std::size_t>(me)];
     std::vector<A> mine(static_cast<std::size_t>(outputs) * mine_n);
     const auto fold_output = [&](index_t o) {
@@ -256,15 +260,17 @@ struct reducer<mpi::dist<L>> {
         reduce_host::fold_leaf<Op, V>([&buf](index_t i) { return buf[i]; }, 0, p.e - p.b, p.b, dst + plan.offset[k]);
       }
     };
-    if (std::is_same_v<L, par> && outputs > 1 && outputs * len >= 2 * par_grain) {
-      const index_t chunks = std::min<index_t>(outputs, 4 * get_num_threads());
-      const index_t each = (outputs + chunks - 1) / chunks;
-      default_pool().parallel_for(chunks, [&](std::int64_t k) {
-        for (index_t o = k * each; o < std::min(outputs, (k + 1) * each); ++o) fold_output(o);
-      });
-    } else {
-      for (index_t o = 0; o < outputs; ++o) fold_output(o);
-    }
+    mpi::detail::or_abort(pol.comm, [&] {  // the others wait in the all-gather
+      if (std::is_same_v<L, par> && outputs > 1 && outputs * len >= 2 * par_grain) {
+        const index_t chunks = std::min<index_t>(outputs, 4 * get_num_threads());
+        const index_t each = (outputs + chunks - 1) / chunks;
+        default_pool().parallel_for(chunks, [&](std::int64_t k) {
+          for (index_t o = k * each; o < std::min(outputs, (k + 1) * each); ++o) fold_output(o);
+        });
+      } else {
+        for (index_t o = 0; o < outputs; ++o) fold_output(o);
+      }
+    });
     std::vector<std::uint64_t> counts(static_cast<std::size_t>(size));
     std::vector<std::size_t> disp(static_cast<std::size_t>(size) + 1, 0);
     for (std::size_t q = 0; q != counts.size(); ++q) {

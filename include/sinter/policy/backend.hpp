@@ -55,6 +55,15 @@ namespace detail {
 /// Specialised by each policy header.
 template <class P>
 struct backend;
+
+/// Operations that read a whole array in one process (sort, argsort,
+/// partition, topk, unique, searchsorted) call check(name) first: nothing
+/// here; the distributed policy's throws value_error on every rank (mpi/unsupported.hpp).
+template <class P>
+struct whole_array_ops {
+  /// Refuses operation `name` on P's arrays, or returns.
+  static void check(const char*) {}
+};
 }  // namespace detail
 
 /// A placement policy: a type with a detail::backend specialisation.

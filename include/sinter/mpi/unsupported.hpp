@@ -1,0 +1,86 @@
+#pragma once
+/// \file mpi/unsupported.hpp
+/// Operations beyond the fused pass on distributed arrays: scans along an
+/// axis other than 0 run on each rank's rows (after the halo exchange of
+/// the rows they read); scans along axis 0 or flattened, sorting, unique,
+/// searchsorted, histogram and selection by a mask read rows of other
+/// ranks in one process and throw value_error on every rank (the same
+/// decision from global facts everywhere, so no rank waits), naming the
+/// operation and the remedy: sinter::mpi::gather, or sinter::mpi::local.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "../mask.hpp"
+#include "../scan.hpp"
+#include "pass.hpp"
+
+namespace sinter::mpi::detail {
+
+/// Throws value_error for operation `what` on a distributed array.
+[[noreturn]] inline void refuse_op(const std::string& what) {
+  refuse(what + " of a distributed array reads rows of other ranks; gather it first (sinter::mpi::gather), or "
+                "work on this rank's rows (sinter::mpi::local)");
+}
+
+/// The rows of a region each rank owns (needs_of's rows of an output).
+struct owned_of {
+  const region* g;
+  std::pair<index_t, index_t> of(int q) const { return g->owned(q); }
+};
+
+}  // namespace sinter::mpi::detail
+
+namespace sinter::detail {
+
+/// Sorting, unique, searchsorted, histogram: refused on distributed arrays.
+template <class L>
+struct whole_array_ops<mpi::dist<L>> {
+  /// Throws value_error naming `name` (on every rank: each one calls it).
+  static void check(const char* name) { mpi::detail::refuse_op(name); }
+};
+
+/// nonzero, flatnonzero and x(mask) of distributed arrays: refused.
+template <class L>
+struct mask_selector<mpi::dist<L>> {
+  template <class V, std::size_t R, class MNode, class XNode>
+  static array<V, 1, mpi::dist<L>> select(const mpi::dist<L>&, const MNode&, const XNode&, const extents<R>&) {
+    mpi::detail::refuse_op("sinter::nonzero, flatnonzero or selection by a mask");
+  }
+};
+
+/// Scans of distributed expressions: along an axis after the first, each
+/// rank scans its own rows on the local policy; along axis 0 or flattened
+/// (a row's scan continues another rank's), refused.
+template <class L>
+struct scanner<mpi::dist<L>> {
+  template <class Op, class R, class Node, std::size_t Rank>
+  static void run(const mpi::dist<L>& pol, R* out, const Node& node, const extents<Rank>& shape, index_t outer,
+                  index_t len, index_t inner) {
+    const index_t n0 = Rank > 0 ? shape[0] : 0;
+    // Along axis a >= 1, outer is a multiple of n0 (axes 0 .. a-1); along
+    // axis 0 or flattened it is 1. One row (n0 == 1) cannot tell a flat scan
+    // from one along the last axis: refused too.
+    if (Rank < 2 || n0 < 2 || outer < n0 || outer % n0 != 0)
+      mpi::detail::refuse_op("a scan (cumsum, cumprod, ...) along axis 0 or flattened");
+    mpi::detail::region* g = mpi::detail::find_region(out);
+    if (!g) mpi::detail::refuse("a scan into memory that is not a distributed array's");
+    if (g->n0 < 0) mpi::detail::set_rows(*g, n0);
+    g->replicated = false;
+    std::vector<mpi::detail::leaf_rows> leaves;
+    mpi::detail::collect_leaves(node, pol.comm.get(), leaves);
+    mpi::detail::start_exchange(pol.comm, mpi::detail::agreed_halo(pol.comm, mpi::detail::needs_of(leaves, mpi::detail::owned_of{g})))
+        .wait();
+    const index_t b = g->b, e = g->e;
+    if (e <= b) return;
+    extents<Rank> part = shape;
+    part[0] = e - b;
+    const index_t per_row = outer / n0 * len * inner;
+    mpi::detail::or_abort(pol.comm, [&] {  // the others go on to their next collective
+      scanner<L>::template run<Op>(pol.local, out + b * per_row, mpi::detail::restrict_rows(node, b, e - b), part,
+                                   outer / n0 * (e - b), len, inner);
+    });
+  }
+};
+
+}  // namespace sinter::detail

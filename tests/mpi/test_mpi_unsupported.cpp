@@ -1,0 +1,74 @@
+// Operations beyond the fused pass on distributed arrays
+// (include/sinter/mpi/unsupported.hpp), under mpirun at 1 to 4 ranks: scans
+// along axis 1 run on each rank's rows, bitwise the single-process scan;
+// the operations that read other ranks' rows throw value_error on every
+// rank (no hang: ctest's timeout), naming the operation and the remedy.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "mpi/array_support.hpp"
+
+namespace test_mpi_unsupported {
+using namespace sinter;
+using sinter::index_t;
+using namespace test_mpi_array_support;
+
+// Whether f() throws value_error naming `op`, "distributed array" and a remedy.
+template <class F>
+bool refused(F&& f, const std::string& op) {
+  try {
+    f();
+  } catch (const value_error& e) {
+    const std::string w = e.what();
+    return w.find(op) != std::string::npos && w.find("distributed array") != std::string::npos &&
+           w.find("sinter::mpi::gather") != std::string::npos && w.find("sinter::mpi::local") != std::string::npos;
+  }
+  return false;
+}
+}  // namespace test_mpi_unsupported
+
+TEST_CASE("mpi unsupported: scans along axis 1 per rank, bitwise one process") {
+  using namespace test_mpi_unsupported;
+  for (index_t n0 : {index_t(3), index_t(7), index_t(40)}) {  // the slices keep 2 rows or more
+    const auto h = data2(n0, 13, 21);
+    const auto x = mpi::scatter(h, 0);
+    INFO("n0 ", n0);
+    CHECK(same_bits(mpi::allgather(cumsum(x, axis(1))), array<float, 2>(cumsum(h, axis(1)))));
+    CHECK(same_bits(mpi::allgather(cummax(x, axis(-1))), array<float, 2>(cummax(h, axis(-1)))));
+    // Rows of other ranks read through the halo exchange (a shifted difference).
+    const auto d = cumsum(x(slice(1, end)) - x(slice(0, -1)), axis(1));
+    CHECK(same_bits(mpi::allgather(d), array<float, 2>(cumsum(h(slice(1, end)) - h(slice(0, -1)), axis(1)))));
+    const array<float, 3> h3(random::uniform(random::key(2), {n0, 4, 5}, -1.0, 1.0));
+    CHECK(same_bits(mpi::allgather(cumprod(mpi::scatter(h3, 0), axis(1))), array<float, 3>(cumprod(h3, axis(1)))));
+  }
+}
+
+TEST_CASE("mpi unsupported: operations reading other ranks' rows throw value_error on every rank") {
+  using namespace test_mpi_unsupported;
+  const auto h = data2(9, 4, 22);
+  auto x = mpi::scatter(h, 0);
+  array<std::int64_t, 1> idx({2});
+  idx.data()[0] = 8;
+  idx.data()[1] = 0;
+  CHECK(refused([&] { (void)cumsum(x, axis(0)); }, "scan"));
+  CHECK(refused([&] { (void)cumsum(x); }, "scan"));
+  CHECK(refused([&] { (void)cumsum(mpi::scatter(array<float, 1>(h(all, 0)), 0)); }, "scan"));
+  CHECK(refused([&] { (void)sort(x); }, "sinter::sort"));
+  CHECK(refused([&] { (void)sort(x, 0); }, "sinter::sort"));
+  CHECK(refused([&] { sort_inplace(x); }, "sinter::sort"));
+  CHECK(refused([&] { (void)argsort(x); }, "sinter::argsort"));
+  CHECK(refused([&] { (void)partition(x, 1); }, "sinter::partition"));
+  CHECK(refused([&] { (void)argpartition(x, 1); }, "sinter::argpartition"));
+  CHECK(refused([&] { (void)topk(x, 2); }, "sinter::topk"));
+  CHECK(refused([&] { (void)unique(x); }, "unique"));
+  CHECK(refused([&] { (void)nonzero(x > 0.f); }, "nonzero"));
+  CHECK(refused([&] { (void)flatnonzero(x > 0.f); }, "nonzero"));
+  CHECK(refused([&] { mpi::dist_array<float, 2> r = roll(x, 1, 0); }, "roll"));
+  CHECK(refused([&] { mpi::dist_array<float, 2> r = pad(x, 1); }, "pad"));
+  CHECK(refused([&] { mpi::dist_array<float, 2> r = take(x, idx, 0); }, "take"));
+  CHECK(refused([&] { mpi::dist_array<float, 2> r = concatenate(std::tie(x, x)); }, "concatenate"));
+  CHECK(refused([&] { mpi::dist_array<float, 3> r = stack(std::tie(x, x)); }, "stack"));
+  // x is unchanged and still usable: nothing was written, no rank is left waiting.
+  CHECK(same_bits(mpi::allgather(x), h));
+}

@@ -19,7 +19,7 @@
 #include <memory>
 #include <string>
 
-#include "../policy/cuda.hpp"
+#include "../device.hpp"  // policy/cuda.hpp, through the front end (the mpi layer sits above it)
 #include "collective.hpp"
 #include "device_region.hpp"
 #include "pass.hpp"

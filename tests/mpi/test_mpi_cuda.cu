@@ -85,5 +85,9 @@ TEST_CASE("mpi cuda: stencils, reductions, gather and printing equal one process
     auto z = mpi::zeros<float, sinter::cuda>({n0, n1});
     z = u + 1.f;
     CHECK(same_bits(to<host>(z), array<float, 2>(h + 1.f)));
+    auto w = to<mpi::dist<sinter::cuda>>(h0);  // a replicated host array, each rank its rows
+    CHECK(same_bits(mpi::allgather(w), h0));
+    CHECK(same_bits(to<host>(mpi::local(w)), array<float, 2>(h0(slice(mpi::owned_rows(w).first,
+                                                                     mpi::owned_rows(w).second), sinter::all))));
   }
 }

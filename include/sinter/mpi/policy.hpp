@@ -4,7 +4,7 @@
 /// this policy has the GLOBAL shape and row-major strides; its rows (axis
 /// 0) are block-distributed over a communicator (mpi/blocks.hpp) and each
 /// rank's block lives in the memory, and runs on the engine, of the local
-/// policy (host or par). The data pointer is a real address in a range
+/// policy (host, par, or cuda: mpi/cuda_region.hpp). The data pointer is a real address in a range
 /// reserved for the whole array (mpi/region.hpp), so views, slicing,
 /// broadcasting and the alias check work on it unchanged.
 #include <cstddef>
@@ -22,7 +22,7 @@ namespace sinter::mpi {
 /// block on the local policy `local`: `sinter::zeros<float>({n, m}, sinter::mpi::dist<>{})`.
 template <class Local = host>
 struct dist {
-  /// The local policy type (host or par).
+  /// The local policy type (host, par, or cuda in files compiled by nvcc).
   using local_policy = Local;
   communicator comm{};  ///< the ranks sharing the array (default MPI_COMM_WORLD)
   Local local{};        ///< the policy each rank's block runs on

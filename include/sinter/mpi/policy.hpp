@@ -4,9 +4,9 @@
 /// this policy has the GLOBAL shape and row-major strides; its rows (axis
 /// 0) are block-distributed over a communicator (mpi/blocks.hpp) and each
 /// rank's block lives in the memory, and runs on the engine, of the local
-/// policy (host, par, or cuda: mpi/cuda_region.hpp). The data pointer is a real address in a range
-/// reserved for the whole array (mpi/region.hpp), so views, slicing,
-/// broadcasting and the alias check work on it unchanged.
+/// policy (host, par, or cuda: mpi/cuda_region.hpp). The data pointer is a
+/// real address in a range reserved for the whole array (mpi/region.hpp),
+/// so views, slicing, broadcasting and the alias check work on it unchanged.
 #include <cstddef>
 #include <string>
 

@@ -2,8 +2,10 @@
 /// \file mpi/unsupported.hpp
 /// Operations beyond the fused pass on distributed arrays: scans along an
 /// axis other than 0 run on each rank's rows (after the halo exchange of
-/// the rows they read); scans along axis 0 or flattened, sorting, unique,
-/// searchsorted, histogram and selection by a mask read rows of other
+/// the rows they read), and so does sorting a whole array along such an
+/// axis; scans along axis 0 or flattened, sorting along axis 0, argsort,
+/// partition, topk, unique, searchsorted, histogram and selection by a
+/// mask read rows of other
 /// ranks in one process and throw value_error on every rank (the same
 /// decision from global facts everywhere, so no rank waits), naming the
 /// operation and the remedy: sinter::mpi::gather, or sinter::mpi::local.
@@ -13,6 +15,8 @@
 
 #include "../mask.hpp"
 #include "../scan.hpp"
+#include "../sort_rows.hpp"
+#include "../view.hpp"
 #include "pass.hpp"
 
 namespace sinter::mpi::detail {
@@ -33,11 +37,33 @@ struct owned_of {
 
 namespace sinter::detail {
 
-/// Sorting, unique, searchsorted, histogram: refused on distributed arrays.
+/// Sorting along an axis after the first: each rank sorts its own rows.
+/// Along axis 0, argsort, partition, topk, unique, searchsorted,
+/// histogram: refused on distributed arrays.
 template <class L>
 struct whole_array_ops<mpi::dist<L>> {
   /// Throws value_error naming `name` (on every rank: each one calls it).
   static void check(const char* name) { mpi::detail::refuse_op(name); }
+  /// Refuses a sort along axis 0 (a column spans ranks).
+  static void check_sort(std::size_t a) {
+    if (a == 0) mpi::detail::refuse_op("sinter::sort along axis 0");
+  }
+  /// Sorts a whole distributed array along axis a >= 1: this rank's rows.
+  template <class T, std::size_t R>
+  static void sort_rows(const view<T, R, mpi::dist<L>>& v, std::size_t a) {
+    check_sort(a);
+    mpi::detail::region* g = mpi::detail::find_region(v.data());
+    if (!g || g->n0 < 0 || reinterpret_cast<std::uintptr_t>(v.data()) != g->base || v.shape()[0] != g->n0 ||
+        v.strides()[0] <= 0 || static_cast<std::size_t>(v.strides()[0]) * sizeof(T) != g->row_bytes)
+      mpi::detail::refuse_op("sinter::sort_inplace of a view (sort the whole array)");
+    if (g->e <= g->b) return;
+    extents<R> part = v.shape();
+    part[0] = g->e - g->b;
+    const mpi::communicator comm(g->comm);
+    const auto run = [&] { sort_layout(v.data() + g->b * v.strides()[0], part, v.strides(), a, std::is_same_v<L, par>); };
+    if (g->size == 1) run();
+    else mpi::detail::or_abort(comm, run);
+  }
 };
 
 /// nonzero, flatnonzero and x(mask) of distributed arrays: refused.

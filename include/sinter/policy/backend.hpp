@@ -56,9 +56,10 @@ namespace detail {
 template <class P>
 struct backend;
 
-/// Operations that read a whole array in one process (sort, argsort,
-/// partition, topk, unique, searchsorted) call check(name) first: nothing
-/// here; the distributed policy's throws value_error on every rank (mpi/unsupported.hpp).
+/// Operations that read a whole array in one process (argsort, partition,
+/// topk, unique, searchsorted) call check(name) first: nothing here; the
+/// distributed policy's throws value_error on every rank, and its optional
+/// sort_rows / check_sort take over sort and sort_inplace (mpi/unsupported.hpp).
 template <class P>
 struct whole_array_ops {
   /// Refuses operation `name` on P's arrays, or returns.

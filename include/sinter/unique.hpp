@@ -115,6 +115,33 @@ auto unique_on_cuda(X&& x, bool want_inverse, bool want_first) {
 template <class X>
 inline constexpr bool unique_ok_v = !std::is_same_v<host_policy_t<X>, cuda> || compiled_as_cuda_v<X>;
 
+/// unique_inverse (All false) and unique_all (All true): the same parts on
+/// cuda or host, the result built from those each one returns.
+template <bool All, class X>
+auto unique_with_inverse(X&& x) {
+  using P = host_policy_t<X>;
+  using T = value_of_t<X>;
+  constexpr std::size_t R = expr_of_t<X>::rank;
+  static_assert(unique_ok_v<X>, "sinter::cuda: compile this file as CUDA to use cuda arrays");
+  if constexpr (std::is_same_v<P, cuda>) {
+#if SINTER_HAS_CUDA()
+    auto r = unique_on_cuda(std::forward<X>(x), true, All);
+    if constexpr (All)
+      return unique_all_result<T, R, P>{std::move(r.first.values), std::move(r.first.first), std::move(r.second),
+                                        std::move(r.first.counts)};
+    else
+      return unique_inverse_result<T, R, P>{std::move(r.first.values), std::move(r.second)};
+#endif
+  } else {
+    auto r = unique_host<T, R, P>(std::forward<X>(x));
+    if constexpr (All)
+      return unique_all_result<T, R, P>{array_of<T, P>(r.values), array_of<index_t, P>(r.first), std::move(r.inverse),
+                                        array_of<index_t, P>(r.counts)};
+    else
+      return unique_inverse_result<T, R, P>{array_of<T, P>(r.values), std::move(r.inverse)};
+  }
+}
+
 }  // namespace detail::search_host
 
 /// Sorted unique values of x, flattened (numpy.unique / unique_values, but
@@ -168,40 +195,13 @@ auto unique_counts(X&& x) {
 /// Sorted unique values of x and the inverse indices in x's shape (numpy.unique_inverse).
 template <expression X>
 auto unique_inverse(X&& x) {
-  using P = detail::search_host::host_policy_t<X>;
-  using T = detail::value_of_t<X>;
-  constexpr std::size_t R = detail::expr_of_t<X>::rank;
-  static_assert(detail::search_host::unique_ok_v<X>, "sinter::cuda: compile this file as CUDA to use cuda arrays");
-  if constexpr (std::is_same_v<P, cuda>) {
-#if SINTER_HAS_CUDA()
-    auto r = detail::search_host::unique_on_cuda(std::forward<X>(x), true, false);
-    return unique_inverse_result<T, R, P>{std::move(r.first.values), std::move(r.second)};
-#endif
-  } else {
-    auto r = detail::search_host::unique_host<T, R, P>(std::forward<X>(x));
-    return unique_inverse_result<T, R, P>{detail::search_host::array_of<T, P>(r.values), std::move(r.inverse)};
-  }
+  return detail::search_host::unique_with_inverse<false>(std::forward<X>(x));
 }
 
 /// unique_inverse plus each value's first flat position and count (numpy.unique_all).
 template <expression X>
 auto unique_all(X&& x) {
-  using P = detail::search_host::host_policy_t<X>;
-  using T = detail::value_of_t<X>;
-  constexpr std::size_t R = detail::expr_of_t<X>::rank;
-  static_assert(detail::search_host::unique_ok_v<X>, "sinter::cuda: compile this file as CUDA to use cuda arrays");
-  if constexpr (std::is_same_v<P, cuda>) {
-#if SINTER_HAS_CUDA()
-    auto r = detail::search_host::unique_on_cuda(std::forward<X>(x), true, true);
-    return unique_all_result<T, R, P>{std::move(r.first.values), std::move(r.first.first), std::move(r.second),
-                                      std::move(r.first.counts)};
-#endif
-  } else {
-    auto r = detail::search_host::unique_host<T, R, P>(std::forward<X>(x));
-    return unique_all_result<T, R, P>{detail::search_host::array_of<T, P>(r.values),
-                                      detail::search_host::array_of<index_t, P>(r.first), std::move(r.inverse),
-                                      detail::search_host::array_of<index_t, P>(r.counts)};
-  }
+  return detail::search_host::unique_with_inverse<true>(std::forward<X>(x));
 }
 
 }  // namespace sinter

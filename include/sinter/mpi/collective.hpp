@@ -125,9 +125,11 @@ inline void agree(const communicator& comm, std::exception_ptr local_error) {
 }
 
 /// Runs f(), which starts communication or runs between a communication's
-/// start and its end; an exception from it aborts every rank (abort_rank).
+/// start and its end; with more than one rank, an exception from it aborts
+/// every rank (abort_rank); with one, it propagates.
 template <class F>
 void or_abort(const communicator& comm, F&& f) {
+  if (comm.size() == 1) return f();
   try {
     f();
   } catch (...) {

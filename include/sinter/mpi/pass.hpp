@@ -246,7 +246,6 @@ void dist_pass(const dist<L>& pol, const sinter::detail::memory_leaf<T, R>& out,
   collect_leaves(bound, pol.comm.get(), leaves);
   if (o.g->comm != pol.comm.get()) refuse("the output's communicator differs from the policy's");
   exchange_plan plan = agreed_halo(pol.comm, needs_of(leaves, o));
-  if (pol.comm.size() == 1) return dist_pass_run(pol, out, bound, o, leaves, std::move(plan));
   or_abort(pol.comm, [&] { dist_pass_run(pol, out, bound, o, leaves, std::move(plan)); });
 }
 

@@ -61,8 +61,7 @@ struct whole_array_ops<mpi::dist<L>> {
     part[0] = g->e - g->b;
     const mpi::communicator comm(g->comm);
     const auto run = [&] { sort_layout(v.data() + g->b * v.strides()[0], part, v.strides(), a, std::is_same_v<L, par>); };
-    if (g->size == 1) run();
-    else mpi::detail::or_abort(comm, run);
+    mpi::detail::or_abort(comm, run);
   }
 };
 

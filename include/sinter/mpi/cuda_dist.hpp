@@ -39,8 +39,9 @@ inline std::vector<unsigned char> owned_to_host(const region& g, const cuda& c) 
   std::vector<unsigned char> h(static_cast<std::size_t>(g.e - g.b) * g.row_bytes);
   if (h.empty()) return h;
   sinter::detail::cuda_detail::check(cudaSetDevice(c.device), "cudaSetDevice");
-  sinter::detail::cuda_detail::check(cudaMemcpyAsync(h.data(), owned_start(g), h.size(), cudaMemcpyDeviceToHost, c.stream),
-                     "cudaMemcpyAsync (distributed rows to host)");
+  sinter::detail::cuda_detail::check(
+      cudaMemcpyAsync(h.data(), owned_start(g), h.size(), cudaMemcpyDeviceToHost, c.stream),
+      "cudaMemcpyAsync (distributed rows to host)");
   sinter::detail::cuda_detail::check(cudaStreamSynchronize(c.stream), "cudaStreamSynchronize");
   return h;
 }
@@ -49,8 +50,9 @@ inline std::vector<unsigned char> owned_to_host(const region& g, const cuda& c) 
 inline void allgather_cuda_region(const region& g, const cuda& c, void* dst) {
   if (g.bytes == 0) return;
   if (g.replicated) {
-    sinter::detail::cuda_detail::check(cudaMemcpy(dst, reinterpret_cast<const void*>(g.base), g.bytes, cudaMemcpyDeviceToHost),
-                       "cudaMemcpy (distributed array to host)");
+    sinter::detail::cuda_detail::check(
+        cudaMemcpy(dst, reinterpret_cast<const void*>(g.base), g.bytes, cudaMemcpyDeviceToHost),
+        "cudaMemcpy (distributed array to host)");
     return;
   }
   const auto mine = owned_to_host(g, c);

@@ -87,6 +87,7 @@ TEST_CASE("mpi cuda: stencils, reductions, gather and printing equal one process
     CHECK(same_bits(to<host>(z), array<float, 2>(h + 1.f)));
     auto w = to<mpi::dist<sinter::cuda>>(h0);  // a replicated host array, each rank its rows
     CHECK(same_bits(mpi::allgather(w), h0));
+    CHECK_THROWS_AS(sort_inplace(w, 1), value_error);  // a host sort would read device memory
     CHECK(same_bits(to<host>(mpi::local(w)), array<float, 2>(h0(slice(mpi::owned_rows(w).first,
                                                                      mpi::owned_rows(w).second), sinter::all))));
   }

@@ -6,6 +6,8 @@
 /// a given rank count, not across rank counts), and everything that moves
 /// rows to or from the host through host copies of the owned rows: to<host>,
 /// printing, gather, allgather, save_npy, scatter (with a cuda local policy).
+/// Sorting is refused (value_error on every rank); scans along axes after
+/// the first run each rank's rows on the cuda engine (mpi/unsupported.hpp).
 #include <cstring>
 #include <span>
 #include <vector>
@@ -14,6 +16,7 @@
 #include "cuda_region.hpp"
 #include "dist_array.hpp"
 #include "reduce.hpp"
+#include "unsupported.hpp"
 
 namespace sinter::mpi::detail {
 
@@ -95,6 +98,21 @@ struct reducer<mpi::dist<cuda>> {
     static_assert(sizeof(Node) == 0,
                   "sinter::mpi: reductions along axes of dist<cuda> arrays are not supported; reduce "
                   "sinter::mpi::local(x) and combine, or gather the array first");
+  }
+};
+
+/// dist<cuda>: every whole-array operation refused, sorting along any axis
+/// too (whole_array_ops<dist<L>>'s row sort is a host loop).
+template <>
+struct whole_array_ops<mpi::dist<cuda>> {
+  /// Throws value_error naming `name` (on every rank).
+  static void check(const char* name) { mpi::detail::refuse_op(name); }
+  /// Refuses sorting a dist<cuda> array along any axis.
+  static void check_sort(std::size_t) { mpi::detail::refuse_op("sinter::sort of a dist<cuda> array"); }
+  /// Refuses sorting a dist<cuda> array along any axis.
+  template <class T, std::size_t R>
+  static void sort_rows(const view<T, R, mpi::dist<cuda>>&, std::size_t a) {
+    check_sort(a);
   }
 };
 

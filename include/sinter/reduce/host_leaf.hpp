@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <type_traits>
 #include <utility>
@@ -29,18 +30,32 @@ inline constexpr index_t tile_elems = 4096;
 /// Tiles per parallel task in par.
 inline constexpr index_t tiles_per_task = 8;
 
+/// Its address names the generator type G (gen_scratch's record of leaves).
+template <class G>
+inline constexpr char gen_tag = 0;
+
 /// Scratch for the values of a tile's random leaves (sinter::random: run
 /// generators, policy/host/buffered.hpp): one buffer of tile_elems elements
-/// per such leaf of Node, on the stack up to 64 KiB, else on the heap.
+/// per such leaf of Node, on the stack up to 64 KiB, else on the heap. An
+/// equal leaf (x * x: the same generator, first element and stride) reads
+/// the buffer already filled.
 template <class Node>
 struct gen_scratch {
   static constexpr std::size_t count = fold_tree_v<sum_leaves_fold<run_gen_leaf>, Node>;
   static constexpr std::size_t slot = (static_cast<std::size_t>(tile_elems) * leaf_size_v<Node> + 63) / 64 * 64;
   static constexpr bool on_stack = count * slot <= 65536;
+  struct filled {
+    const void* tag;
+    const void* gen;
+    index_t at, step;
+    const void* buf;
+  };
   alignas(64) unsigned char local[on_stack ? count * slot : 64];
   std::unique_ptr<unsigned char[]> heap;
   unsigned char* first = local;
   unsigned char* next = local;
+  filled seen[count];
+  std::size_t used = 0;
   gen_scratch() {
     if constexpr (!on_stack) {
       heap.reset(new unsigned char[count * slot + 64]);
@@ -48,13 +63,25 @@ struct gen_scratch {
     }
   }
   /// Every buffer free again (the next row piece or tile).
-  void reset() { next = first; }
-  /// The next leaf's buffer.
-  template <class V>
-  V* take() {
-    V* const p = reinterpret_cast<V*>(next);
+  void reset() {
+    next = first;
+    used = 0;
+  }
+  /// The buffer of g's elements at, at + step, ...: fill(buf) fills a new
+  /// one unless an equal leaf's is there (bytes of g compared: a false
+  /// difference only costs a fill).
+  template <class G, class Fill>
+  const typename G::value_type* values(const G& g, index_t at, index_t step, Fill fill) {
+    using V = typename G::value_type;
+    for (std::size_t i = 0; i < used; ++i)
+      if (seen[i].tag == &gen_tag<G> && seen[i].at == at && seen[i].step == step &&
+          std::memcmp(seen[i].gen, &g, sizeof(G)) == 0)
+        return static_cast<const V*>(seen[i].buf);
+    V* const buf = reinterpret_cast<V*>(next);
     next += slot;
-    return p;
+    fill(buf);
+    seen[used++] = {&gen_tag<G>, &g, at, step, buf};
+    return buf;
   }
 };
 
@@ -79,9 +106,7 @@ template <class G, std::size_t R, class S>
 SINTER_FORCEINLINE auto gen_tile_cursor(const gen_leaf<G, R>& l, index_t b, index_t n, S& sc) {
   using V = typename G::value_type;
   if constexpr (run_generator<G>) {
-    V* const buf = sc.template take<V>();
-    l.gen.fill_run(l.base + b, n, buf);
-    return unit_cursor<const V>{buf};
+    return unit_cursor<const V>{sc.values(l.gen, l.base + b, 1, [&](V* buf) { l.gen.fill_run(l.base + b, n, buf); })};
   } else {
     return gen_unit_cursor<G>{l.gen, l.base + b};
   }
@@ -109,20 +134,21 @@ template <class G, std::size_t R, class S>
 SINTER_FORCEINLINE auto gen_row_cursor(const gen_leaf<G, R>& l, const extents<R>& idx, index_t j, index_t n, S& sc) {
   using V = typename G::value_type;
   if constexpr (run_generator<G>) {
-    V* const buf = sc.template take<V>();
     const index_t st = l.strides[R - 1], at = l.base + row_offset(idx, l.strides) + j * st;
-    if (st == 1) {
-      l.gen.fill_run(at, n, buf);
-    } else if (st == -1) {
-      l.gen.fill_run(at - (n - 1), n, buf);
-      std::reverse(buf, buf + n);
-    } else if (st == 0) {
-      const V v = n > 0 ? l.gen(at) : V{};
-      for (index_t k = 0; k < n; ++k) buf[k] = v;
-    } else {
-      for (index_t k = 0; k < n; ++k) buf[k] = l.gen(at + k * st);
-    }
-    return tile_cursor<V>{buf, j};
+    return tile_cursor<V>{sc.values(l.gen, at, st, [&](V* buf) {
+                            if (st == 1) {
+                              l.gen.fill_run(at, n, buf);
+                            } else if (st == -1) {
+                              l.gen.fill_run(at - (n - 1), n, buf);
+                              std::reverse(buf, buf + n);
+                            } else if (st == 0) {
+                              const V v = n > 0 ? l.gen(at) : V{};
+                              for (index_t k = 0; k < n; ++k) buf[k] = v;
+                            } else {
+                              for (index_t k = 0; k < n; ++k) buf[k] = l.gen(at + k * st);
+                            }
+                          }),
+                          j};
   } else {
     return l.row(idx);
   }

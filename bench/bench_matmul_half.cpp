@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <vector>
 
 #include <sinter/linalg.hpp>
 #include <sinter/sinter.hpp>
@@ -97,12 +98,36 @@ void BM_convert_only(benchmark::State& state) {
   }
 }
 
+/// One conversion alone over n x n contiguous elements (one row): 16 bits -> float
+/// (widen) or float -> 16 bits (narrow), as half_blocks.hpp calls them.
+template <class T, bool Narrow>
+void BM_convert_1d(benchmark::State& state) {
+  const index_t n = state.range(0), m = n * n;
+  const auto a = random_matrix<T>(n, 1);
+  st::array<T, 2> c(st::extents<2>{n, n});
+  std::vector<float> f(static_cast<std::size_t>(m));
+  st::detail::half_widen(a.data(), 1, m, m, 1, f.data());
+  for (auto _ : state) {
+    if (Narrow)
+      st::detail::half_narrow(f.data(), 1, m, c.data(), m, 1);
+    else
+      st::detail::half_widen(a.data(), 1, m, m, 1, f.data());
+    benchmark::DoNotOptimize(c.data());
+    benchmark::DoNotOptimize(f.data());
+  }
+  state.SetItemsProcessed(state.iterations() * m);
+}
+
 }  // namespace
 
 BENCHMARK_CAPTURE(BM_f32, openblas, 0)->Name("gemm16/f32/openblas")->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_f32, sinter, 1)->Name("gemm16/f32/sinter")->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond);
 BENCHMARK_TEMPLATE(BM_16, sinter::half)->Name("gemm16/f16/sinter")->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond);
 BENCHMARK_TEMPLATE(BM_16, sinter::bfloat16)->Name("gemm16/bf16/sinter")->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond);
+BENCHMARK_TEMPLATE(BM_convert_1d, sinter::half, false)->Name("convert16/f16/widen")->Arg(1024)->Unit(benchmark::kMicrosecond);
+BENCHMARK_TEMPLATE(BM_convert_1d, sinter::half, true)->Name("convert16/f16/narrow")->Arg(1024)->Unit(benchmark::kMicrosecond);
+BENCHMARK_TEMPLATE(BM_convert_1d, sinter::bfloat16, false)->Name("convert16/bf16/widen")->Arg(1024)->Unit(benchmark::kMicrosecond);
+BENCHMARK_TEMPLATE(BM_convert_1d, sinter::bfloat16, true)->Name("convert16/bf16/narrow")->Arg(1024)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_convert_only)->Name("gemm16/f16/convert_only")->Arg(256)->Arg(1024)->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

@@ -4,9 +4,11 @@
 /// `sinter::bfloat16` (the upper half of a binary32). Both store 16 bits and
 /// compute in float: they convert to float exactly and implicitly, and from
 /// float with round-to-nearest-even. The host conversions are branch-free
-/// (integer ops and selects only), so a loop converting an array vectorises;
-/// nvcc's device pass uses the cuda_fp16 / cuda_bf16 intrinsics instead. The
-/// layout (one std::uint16_t) is the same on both sides.
+/// (integer ops and selects), so a loop converting an array
+/// vectorises; to_float_n / from_float_n are such loops, vectorised also at
+/// GCC's -O2. nvcc's device pass uses the cuda_fp16 / cuda_bf16 intrinsics
+/// instead. The layout (one std::uint16_t) is the same on both sides.
+#include <cstddef>
 #include <cstdint>
 #include <iosfwd>
 #include <limits>
@@ -35,35 +37,45 @@ struct is_half_like : std::bool_constant<is_half_like_v<T>> {};
 
 namespace detail {
 
-// The host conversions below use integer arithmetic and `?:` selects only, so
-// g++/clang turn an array loop over them into blends (no branch, no table).
+// The host conversions below use integer arithmetic, bit-mask selects where a
+// float operation is involved and `?:` elsewhere, so g++/clang vectorise an
+// array loop over them (no branch, no table).
 
 SINTER_HD constexpr std::uint32_t float_bits(float f) noexcept { return __builtin_bit_cast(std::uint32_t, f); }
 SINTER_HD constexpr float bits_float(std::uint32_t u) noexcept { return __builtin_bit_cast(float, u); }
+/// a where c, else b, through a bit mask. Not `c ? a : b`: g++ makes
+/// that a branch, moves a float operation only one side uses into it, and
+/// with -ftrapping-math (the default) no longer vectorises the loop.
+SINTER_HD constexpr std::uint32_t select_bits(bool c, std::uint32_t a, std::uint32_t b) noexcept {
+  const std::uint32_t m = 0u - static_cast<std::uint32_t>(c);
+  return (a & m) | (b & ~m);
+}
 
 /// binary32 -> binary16 bits, round to nearest even; NaN -> quiet NaN keeping
 /// sign and the top payload bits; overflow -> inf; subnormal results exact.
 SINTER_HD constexpr std::uint16_t float_to_half_bits(float f) noexcept {
   const std::uint32_t u = float_bits(f);
-  const std::uint32_t sign = (u >> 16) & 0x8000u;
   const std::uint32_t a = u & 0x7fffffffu;  // |f|
+  // Each candidate is built in the top 16 bits and the result shifted down at
+  // the end: truncating a select of 32-bit values, g++ narrowed every operand
+  // of it on its own (more shuffles than the work on SSE2).
   // Normal half result: rebias the exponent (127 -> 15) and round the 13
   // dropped mantissa bits to nearest even by adding 0xfff + (lsb of result).
   // A carry out of the mantissa bumps the exponent, which is also correct for
   // rounding up to the next binade or to inf (0x7c00).
-  const std::uint32_t normal = (a - ((127u - 15u) << 23) + 0xfffu + ((a >> 13) & 1u)) >> 13;
+  const std::uint32_t normal = (a - ((127u - 15u) << 23) + 0xfffu + ((a >> 13) & 1u)) << 3;
   // Subnormal or zero result (|f| < 2^-14): adding 0.5 aligns the value so
   // that float addition itself (round to nearest even) rounds it at 2^-24,
   // and the result's low mantissa bits are the half's bits. The sum is a
   // normal float and float subnormals round to 0 anyway, so FTZ/DAZ do not
   // matter. (It follows the FP rounding mode, which is round-to-nearest
   // unless the program changes it with fesetround.)
-  const std::uint32_t sub = float_bits(bits_float(a) + 0.5f) - float_bits(0.5f);
-  const std::uint32_t nan = 0x7e00u | ((a >> 13) & 0x3ffu);
-  std::uint32_t r = a < (113u << 23) ? sub : normal;   // 113 = 127 - 14
-  r = a >= (143u << 23) ? 0x7c00u : r;                 // |f| >= 65536 -> inf
-  r = a > 0x7f800000u ? nan : r;
-  return static_cast<std::uint16_t>(r | sign);
+  const std::uint32_t sub = (float_bits(bits_float(a) + 0.5f) - float_bits(0.5f)) << 16;
+  const std::uint32_t nan = 0x7e000000u | ((a << 3) & 0x03ff0000u);  // quiet, the payload's top 10 bits
+  std::uint32_t r = select_bits(a < (113u << 23), sub, normal);  // 113 = 127 - 14
+  r = select_bits(a >= (143u << 23), 0x7c000000u, r);         // |f| >= 65536 -> inf
+  r = select_bits(a > 0x7f800000u, nan, r);
+  return static_cast<std::uint16_t>((r | (u & 0x80000000u)) >> 16);
 }
 
 /// binary16 bits -> binary32, exact (NaN payload kept, moved to the top).
@@ -77,8 +89,8 @@ SINTER_HD constexpr float half_bits_to_float(std::uint16_t h) noexcept {
   // Subnormal: value is m * 2^-24. Build 2^-14 * (1 + m/1024) and subtract
   // 2^-14 (exact; both operands and the result are normal floats).
   const std::uint32_t sub = float_bits(bits_float((em << 13) + (113u << 23)) - bits_float(113u << 23));
-  std::uint32_t r = exp == 0 ? sub : normal;
-  r = exp == 0x7c00u ? infnan : r;
+  std::uint32_t r = select_bits(exp == 0, sub, normal);
+  r = select_bits(exp == 0x7c00u, infnan, r);
   return bits_float(r | sign);
 }
 
@@ -88,7 +100,7 @@ SINTER_HD constexpr std::uint16_t float_to_bfloat16_bits(float f) noexcept {
   const std::uint32_t u = float_bits(f);
   const std::uint32_t rounded = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
   const std::uint32_t nan = (u >> 16) | 0x0040u;
-  const std::uint32_t r = (u & 0x7fffffffu) > 0x7f800000u ? nan : rounded;
+  const std::uint32_t r = (u & 0x7fffffffu) > 0x7f800000u ? nan : rounded;  // integers only: `?:` vectorises
   return static_cast<std::uint16_t>(r);
 }
 
@@ -188,6 +200,29 @@ static_assert(sizeof(half) == 2 && alignof(half) == 2 && std::is_trivially_copya
 static_assert(sizeof(bfloat16) == 2 && alignof(bfloat16) == 2 && std::is_trivially_copyable_v<bfloat16>);
 static_assert(std::is_trivially_default_constructible_v<half> && std::is_standard_layout_v<half>);
 static_assert(std::is_trivially_default_constructible_v<bfloat16> && std::is_standard_layout_v<bfloat16>);
+
+namespace detail {
+/// Elements per step of the bulk conversions' first loop: a multiple of every vector width.
+inline constexpr std::ptrdiff_t half_bulk_step = 32;
+/// dst[i] = float(src[i]) for i in [0, n) (exact), T half or bfloat16, host.
+/// Two loops, the first over a multiple of half_bulk_step: GCC's -O2 ("very
+/// cheap" cost model) vectorises no loop that needs a scalar remainder.
+template <class T>
+inline void to_float_n(const T* __restrict src, std::ptrdiff_t n, float* __restrict dst) noexcept {
+  static_assert(is_half_like_v<T>, "to_float_n: half or bfloat16");
+  const std::ptrdiff_t whole = n & ~(half_bulk_step - 1);
+  for (std::ptrdiff_t i = 0; i < whole; ++i) dst[i] = static_cast<float>(src[i]);
+  for (std::ptrdiff_t i = whole; i < n; ++i) dst[i] = static_cast<float>(src[i]);
+}
+/// dst[i] = T(src[i]) for i in [0, n), rounded to nearest even, T half or bfloat16, host (as to_float_n).
+template <class T>
+inline void from_float_n(const float* __restrict src, std::ptrdiff_t n, T* __restrict dst) noexcept {
+  static_assert(is_half_like_v<T>, "from_float_n: half or bfloat16");
+  const std::ptrdiff_t whole = n & ~(half_bulk_step - 1);
+  for (std::ptrdiff_t i = 0; i < whole; ++i) dst[i] = T(src[i]);
+  for (std::ptrdiff_t i = whole; i < n; ++i) dst[i] = T(src[i]);
+}
+}  // namespace detail
 
 namespace detail {
 /// Operands of a mixed comparison: at least one half-like, the other arithmetic or half-like.

@@ -34,8 +34,8 @@ void half_widen(const T* p, index_t rows, index_t cols, index_t s0, index_t s1, 
   for (index_t i = 0; i < rows; ++i) {
     const T* r = p + i * s0;
     float* d = dst + i * cols;
-    if (s1 == 1)  // the common case, a loop the compiler vectorises
-      for (index_t j = 0; j < cols; ++j) d[j] = static_cast<float>(r[j]);
+    if (s1 == 1)  // the common case, a loop the compiler vectorises (also at -O2)
+      to_float_n(r, cols, d);
     else
       for (index_t j = 0; j < cols; ++j) d[j] = static_cast<float>(r[j * s1]);
   }
@@ -48,7 +48,7 @@ void half_narrow(const float* src, index_t rows, index_t cols, T* p, index_t s0,
     T* r = p + i * s0;
     const float* s = src + i * cols;
     if (s1 == 1)
-      for (index_t j = 0; j < cols; ++j) r[j] = T(s[j]);
+      from_float_n(s, cols, r);
     else
       for (index_t j = 0; j < cols; ++j) r[j * s1] = T(s[j]);
   }

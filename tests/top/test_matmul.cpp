@@ -8,25 +8,19 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <random>
 #include <sinter/linalg.hpp>
 #include <sinter/sinter.hpp>
 #include <sinter/trace.hpp>
 #include <vector>
+
+#include "support/random_array.hpp"
 
 namespace test_matmul {
 
 namespace st = sinter;
 using st::index_t;
 
-template <class T, std::size_t R>
-st::array<T, R> random_array(const st::extents<R>& shape, unsigned seed) {
-  st::array<T, R> a(shape);
-  std::mt19937 g(seed);
-  std::uniform_real_distribution<double> d(-1, 1);
-  for (index_t i = 0; i < a.size(); ++i) a.data()[i] = static_cast<T>(d(g));
-  return a;
-}
+using sinter_test::random_array;  // values in [-1, 1)
 
 /// Element at a multi-index of strided memory (run-time rank).
 template <class T>

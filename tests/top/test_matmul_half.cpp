@@ -12,23 +12,21 @@
 
 #include <cmath>
 #include <limits>
-#include <random>
 #include <sinter/linalg.hpp>
 #include <sinter/sinter.hpp>
 #include <vector>
+
+#include "support/random_array.hpp"
 
 namespace test_matmul_half {
 
 namespace st = sinter;
 using st::index_t;
 
+/// Operands in [-2, 2), rounded to T.
 template <class T, std::size_t R>
 st::array<T, R> random_array(const st::extents<R>& shape, unsigned seed) {
-  st::array<T, R> a(shape);
-  std::mt19937 g(seed);
-  std::uniform_real_distribution<double> d(-2, 2);
-  for (index_t i = 0; i < a.size(); ++i) a.data()[i] = static_cast<T>(d(g));
-  return a;
+  return sinter_test::random_array<T, R>(shape, seed, -2, 2);
 }
 
 /// A 2-D operand as a double matrix (its 16-bit values, exact).

@@ -88,6 +88,8 @@ TEST_CASE("mpi cuda: stencils, reductions, gather and printing equal one process
     auto w = to<mpi::dist<sinter::cuda>>(h0);  // a replicated host array, each rank its rows
     CHECK(same_bits(mpi::allgather(w), h0));
     CHECK_THROWS_AS(sort_inplace(w, 1), value_error);  // a host sort would read device memory
+    const auto scanned = to<host>(cumsum(w, axis(1)));  // each rank's rows on the cuda engine
+    CHECK(allclose(scanned, cumsum(h0, axis(1))));
     CHECK(same_bits(to<host>(mpi::local(w)), array<float, 2>(h0(slice(mpi::owned_rows(w).first,
                                                                      mpi::owned_rows(w).second), sinter::all))));
   }

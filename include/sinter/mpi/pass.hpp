@@ -6,6 +6,7 @@
 /// rank reads are exchanged, and the restricted pass runs on the local
 /// policy's ordinary engine. A pass that does not write what it reads runs
 /// its interior rows (those that read no ghost row) during the exchange.
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -209,25 +210,50 @@ SINTER_NOINLINE void trace_exchange(const std::string& label, const std::uint64_
                             static_cast<std::size_t>(moved[0]), waited, std::move(d));
 }
 
-/// Whether some rank reads rows beyond its own (the same answer on every rank).
-inline bool any_ghosts(const std::vector<region_need>& needs) {
+/// Rows rank q of g is known to have committed (region::known, else its own).
+inline std::pair<index_t, index_t> known_rows(const region& g, int q) {
+  return g.known.empty() ? g.owned(q) : g.known[static_cast<std::size_t>(q)];
+}
+
+/// Whether some rank needs rows beyond those it is known to have committed:
+/// only then can committing fail, on that rank alone (the same answer on
+/// every rank: needs and known rows are global facts).
+inline bool any_new_ghosts(const std::vector<region_need>& needs) {
   for (const auto& x : needs) {
     if (x.g->replicated || x.g->size == 1) continue;
     for (int q = 0; q != x.g->size; ++q) {
       const auto [lo, hi] = x.need[static_cast<std::size_t>(q)];
-      const auto [b, e] = x.g->owned(q);
-      if (hi > lo && (lo < b || hi > e)) return true;
+      const auto [b, e] = known_rows(*x.g, q);
+      if (hi > lo && (e <= b || lo < b || hi > e)) return true;
     }
   }
   return false;
 }
 
+/// Adds the needs to the known rows (a hull, as commit_rows commits one).
+inline void note_known(const std::vector<region_need>& needs) {
+  for (const auto& x : needs) {
+    region& g = *x.g;
+    if (g.replicated || g.size == 1) continue;
+    if (g.known.empty())
+      for (int q = 0; q != g.size; ++q) g.known.push_back(g.owned(q));
+    for (int q = 0; q != g.size; ++q) {
+      const auto [lo, hi] = x.need[static_cast<std::size_t>(q)];
+      auto& k = g.known[static_cast<std::size_t>(q)];
+      if (hi > lo) k = k.second > k.first ? std::pair<index_t, index_t>{std::min(k.first, lo), std::max(k.second, hi)}
+                                          : std::pair<index_t, index_t>{lo, hi};
+    }
+  }
+}
+
 /// halo_of(needs), its local failures (committing this rank's ghost rows)
-/// agreed before any rank posts a message when some rank exchanges.
+/// agreed before any rank posts a message when some rank needs rows it has
+/// not committed before: one Allreduce in a stencil's first pass, none after.
 inline exchange_plan agreed_halo(const communicator& comm, const std::vector<region_need>& needs) {
-  if (!any_ghosts(needs)) return halo_of(needs);
+  if (!any_new_ghosts(needs)) return halo_of(needs);
   exchange_plan plan;
   run_agreed(comm, [&] { plan = halo_of(needs); });
+  note_known(needs);
   return plan;
 }
 

@@ -59,6 +59,9 @@ struct region {
   index_t b = 0, e = 0;        ///< rows [b, e) owned by this rank
   std::size_t clo = 0, chi = 0;  ///< committed bytes [clo, chi), relative to base, page aligned
   bool replicated = false;     ///< every row valid on every rank (a result computed everywhere)
+  /// Rows each rank is known (on every rank alike) to have committed: its own
+  /// and the ghosts of earlier agreed exchanges (mpi/pass.hpp's agreed_halo).
+  std::vector<std::pair<index_t, index_t>> known;
   std::shared_ptr<region_backing> backing;  ///< device memory (nullptr: host memory)
   /// Global row of the byte at relative offset `off` (row_bytes > 0).
   index_t row_of(std::size_t off) const { return static_cast<index_t>(off / row_bytes); }

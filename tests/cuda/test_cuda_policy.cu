@@ -22,7 +22,7 @@
 namespace st = sinter;
 using st::index_t;
 
-namespace {
+namespace test_cuda_policy {
 
 /// Largest |x - ref| / max(|ref|, tiny) over two host arrays of one shape.
 template <class T, std::size_t R>
@@ -63,11 +63,12 @@ struct limit_guard {
   ~limit_guard() { st::set_cuda_memory_limit(std::numeric_limits<std::size_t>::max(), 0); }
 };
 
-}  // namespace
+}  // namespace test_cuda_policy
 
 // ---- no device needed -------------------------------------------------------
 
 TEST_CASE("cuda: devices() lists the cpu first and says why there is no GPU") {
+  using namespace test_cuda_policy;
   const auto devs = st::devices();
   REQUIRE(!devs.empty());
   CHECK(devs[0].kind == "cpu");
@@ -101,6 +102,7 @@ TEST_CASE("cuda: devices() lists the cpu first and says why there is no GPU") {
 }
 
 TEST_CASE("cuda: dispatch passes cuda when a device answers, else par") {
+  using namespace test_cuda_policy;
   const std::string chosen = st::dispatch([](auto pol) -> std::string {
     if constexpr (std::is_same_v<decltype(pol), st::cuda>) return "cuda";
     else if constexpr (std::is_same_v<decltype(pol), st::par>) return "par";
@@ -119,6 +121,7 @@ TEST_CASE("cuda: dispatch passes cuda when a device answers, else par") {
 }
 
 TEST_CASE("cuda: without a device, asking for one throws device_error with the reason") {
+  using namespace test_cuda_policy;
   if (st::cuda_available()) {
     MESSAGE("skipped: a CUDA device answers");
     return;
@@ -154,6 +157,7 @@ TEST_CASE("cuda: without a device, asking for one throws device_error with the r
 }
 
 TEST_CASE("cuda: without a device, transfers and printing fail with CUDA's error text") {
+  using namespace test_cuda_policy;
   if (st::cuda_available()) {
     MESSAGE("skipped: a CUDA device answers");
     return;
@@ -198,6 +202,7 @@ TEST_CASE("cuda: without a device, transfers and printing fail with CUDA's error
 }
 
 TEST_CASE("cuda: pool_accounting reserves, releases, tracks the peak and refuses past the limit") {
+  using namespace test_cuda_policy;
   st::detail::pool_accounting acct;
   acct.set_limit(1000);
   acct.reserve(400, "cuda:0");
@@ -246,6 +251,7 @@ TEST_CASE("cuda: pool_accounting reserves, releases, tracks the peak and refuses
 }
 
 TEST_CASE("cuda: parse_memory_size and SINTER_CUDA_MEMORY_LIMIT") {
+  using namespace test_cuda_policy;
   using st::detail::parse_memory_size;
   CHECK(parse_memory_size("123") == 123);
   CHECK(parse_memory_size("7B") == 7);
@@ -278,6 +284,7 @@ TEST_CASE("cuda: parse_memory_size and SINTER_CUDA_MEMORY_LIMIT") {
 }
 
 TEST_CASE("cuda: set_cuda_memory_limit sets the limit of one device") {
+  using namespace test_cuda_policy;
   const limit_guard restore{};
   st::set_cuda_memory_limit(std::size_t{1} << 20);
   CHECK(st::detail::device_accounting(0).stats().limit == std::size_t{1} << 20);
@@ -291,6 +298,7 @@ TEST_CASE("cuda: set_cuda_memory_limit sets the limit of one device") {
 }
 
 TEST_CASE("cuda: allocation_registry finds the device and stream of any address inside a live allocation") {
+  using namespace test_cuda_policy;
   st::detail::allocation_registry reg;
   alignas(64) static char mem[1024];  // addresses only; never dereferenced
   char* const base = mem + 64;
@@ -324,6 +332,7 @@ TEST_CASE("cuda: allocation_registry finds the device and stream of any address 
 }
 
 TEST_CASE("cuda: an expression's policy is its first array's device and stream") {
+  using namespace test_cuda_policy;
   // expr_policy<cuda> reads the allocation registry, no device call: fake
   // "device" allocations (host addresses, never dereferenced) registered as
   // backend<cuda>::allocate does.
@@ -348,6 +357,7 @@ TEST_CASE("cuda: an expression's policy is its first array's device and stream")
 // ---- device -----------------------------------------------------------------
 
 TEST_CASE("cuda: exp(a + b) * 2 is one kernel on cuda:0 and matches the host") {
+  using namespace test_cuda_policy;
   if (!st::cuda_available()) {
     MESSAGE("skipped: no CUDA device");
     return;
@@ -398,6 +408,7 @@ TEST_CASE("cuda: exp(a + b) * 2 is one kernel on cuda:0 and matches the host") {
 }
 
 TEST_CASE("cuda: an array used twice runs the dedup kernel and matches the host") {
+  using namespace test_cuda_policy;
   if (!st::cuda_available()) {
     MESSAGE("skipped: no CUDA device");
     return;
@@ -434,6 +445,7 @@ TEST_CASE("cuda: an array used twice runs the dedup kernel and matches the host"
 }
 
 TEST_CASE("cuda: tie runs one kernel per output, through temporaries when an output is read") {
+  using namespace test_cuda_policy;
   if (!st::cuda_available()) {
     MESSAGE("skipped: no CUDA device");
     return;
@@ -468,6 +480,7 @@ TEST_CASE("cuda: tie runs one kernel per output, through temporaries when an out
 }
 
 TEST_CASE("cuda: expressions and copies of arrays on user streams are ordered on those streams") {
+  using namespace test_cuda_policy;
   if (!st::cuda_available()) {
     MESSAGE("skipped: no CUDA device");
     return;
@@ -508,6 +521,7 @@ TEST_CASE("cuda: expressions and copies of arrays on user streams are ordered on
 }
 
 TEST_CASE("cuda: strided views, broadcasting and misaligned operands on the device") {
+  using namespace test_cuda_policy;
   if (!st::cuda_available()) {
     MESSAGE("skipped: no CUDA device");
     return;
@@ -569,6 +583,7 @@ TEST_CASE("cuda: strided views, broadcasting and misaligned operands on the devi
 }
 
 TEST_CASE("cuda: half and bfloat16 on the device") {
+  using namespace test_cuda_policy;
   if (!st::cuda_available()) {
     MESSAGE("skipped: no CUDA device");
     return;
@@ -601,6 +616,7 @@ TEST_CASE("cuda: half and bfloat16 on the device") {
 }
 
 TEST_CASE("cuda: map with a __host__ __device__ lambda") {
+  using namespace test_cuda_policy;
   if (!st::cuda_available()) {
     MESSAGE("skipped: no CUDA device");
     return;
@@ -620,6 +636,7 @@ TEST_CASE("cuda: map with a __host__ __device__ lambda") {
 }
 
 TEST_CASE("cuda: transfers round trip through any strides, broadcasts and types") {
+  using namespace test_cuda_policy;
   if (!st::cuda_available()) {
     MESSAGE("skipped: no CUDA device");
     return;
@@ -705,6 +722,7 @@ TEST_CASE("cuda: transfers round trip through any strides, broadcasts and types"
 }
 
 TEST_CASE("cuda: printing device memory shows what printing its host copy shows") {
+  using namespace test_cuda_policy;
   if (!st::cuda_available()) {
     MESSAGE("skipped: no CUDA device");
     return;
@@ -742,6 +760,7 @@ TEST_CASE("cuda: printing device memory shows what printing its host copy shows"
 }
 
 TEST_CASE("cuda: memory statistics, and out_of_memory leaves every array intact") {
+  using namespace test_cuda_policy;
   if (!st::cuda_available()) {
     MESSAGE("skipped: no CUDA device");
     return;

@@ -12,7 +12,7 @@
 namespace st = sinter;
 using st::index_t;
 
-namespace {
+namespace test_cuda_rearrange {
 /// The host copy of x's values, in row-major order.
 template <class X>
 std::vector<double> host_values(const X& x) {
@@ -21,9 +21,10 @@ std::vector<double> host_values(const X& x) {
   for (auto v : h) out.push_back(static_cast<double>(v));
   return out;
 }
-}  // namespace
+}  // namespace test_cuda_rearrange
 
 TEST_CASE("cuda: roll, pad, flip, diff, tile, repeat, isclose and factories match the host") {
+  using namespace test_cuda_rearrange;
   if (!st::cuda_available()) {
     MESSAGE("skipped: no CUDA device");
     return;

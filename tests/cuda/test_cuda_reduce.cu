@@ -23,7 +23,7 @@
 namespace st = sinter;
 using st::index_t;
 
-namespace {
+namespace test_cuda_reduce {
 
 namespace sd = st::detail;
 namespace ops = st::detail::reduce_ops;
@@ -51,11 +51,12 @@ bool close(double a, double b, double rel = 1e-5) {
   return std::abs(a - b) <= rel * std::max(std::abs(b), 1.0);
 }
 
-}  // namespace
+}  // namespace test_cuda_reduce
 
 // ---- no device needed -------------------------------------------------------
 
 TEST_CASE("cuda reduce: the element transform equals the host engine's values") {
+  using namespace test_cuda_reduce;
   const st::array<float, 1> a = st::linspace<float>(-2.f, 2.f, 1000);
   const st::array<float, 1> b = st::arange<float>(1000) * 1e-3f;
   // Contiguous: the linear cursor.
@@ -94,6 +95,7 @@ TEST_CASE("cuda reduce: the element transform equals the host engine's values") 
 }
 
 TEST_CASE("cuda reduce: segments, their indices and the finish match the host along axes") {
+  using namespace test_cuda_reduce;
   const st::array<float, 3> x = st::cos(st::reshape(st::arange<float>(2 * 3 * 4), {2, 3, 4}) * 0.7f);
   // Reduce axes (0, 2): outputs over axis 1 (3), segments of 2 * 4.
   const auto e = st::detail::as_expr(x);
@@ -126,6 +128,7 @@ TEST_CASE("cuda reduce: segments, their indices and the finish match the host al
 }
 
 TEST_CASE("cuda reduce: prod, any, all, count_nonzero, var and norm through the device functors, on the host") {
+  using namespace test_cuda_reduce;
   // Full prod: int32 (64-bit accumulator) contiguous, and float strided; the
   // data are -1, 1 and a few 2s, so the products are exact.
   {
@@ -269,6 +272,7 @@ TEST_CASE("cuda reduce: prod, any, all, count_nonzero, var and norm through the 
 }
 
 TEST_CASE("cuda reduce: empty inputs are decided before any device call") {
+  using namespace test_cuda_reduce;
   const st::array<float, 1, st::cuda> empty;  // allocates nothing
   CHECK_THROWS_AS((void)st::min(empty), st::value_error);
   CHECK_THROWS_AS((void)st::max(empty * 2.f), st::value_error);
@@ -303,6 +307,7 @@ TEST_CASE("cuda reduce: empty inputs are decided before any device call") {
 // ---- device -----------------------------------------------------------------
 
 TEST_CASE("cuda reduce: full reductions match the host reducers") {
+  using namespace test_cuda_reduce;
   if (!st::cuda_available()) {
     MESSAGE("skipped: no CUDA device");
     return;
@@ -360,6 +365,7 @@ TEST_CASE("cuda reduce: full reductions match the host reducers") {
 }
 
 TEST_CASE("cuda reduce: axis reductions match the host reducers") {
+  using namespace test_cuda_reduce;
   if (!st::cuda_available()) {
     MESSAGE("skipped: no CUDA device");
     return;
@@ -402,6 +408,7 @@ TEST_CASE("cuda reduce: axis reductions match the host reducers") {
 }
 
 TEST_CASE("cuda reduce: CUB's scratch is not counted as an array allocation") {
+  using namespace test_cuda_reduce;
   if (!st::cuda_available()) {
     MESSAGE("skipped: no CUDA device");
     return;

@@ -63,11 +63,18 @@ void check_black_scholes() {
     // Tiles of 1024 floats (512 doubles); 70001 > 2 * par_grain, so par
     // splits it; offset 1 misaligns every vector. Unoptimised builds
     // (support/scale.hpp) give host 4099 as its largest: more tiles of the
-    // same loop, 25 s of the sanitizer stage at 70001.
+    // same loop. Sanitizer builds split par's 70001 for two of the four
+    // (stream, offset) pairs: each mode and each offset still once.
     const bool big = std::is_same_v<P, st::par> || sinter_test::scale == 1;
+#if defined(SINTER_TEST_SANITIZED)
+    constexpr bool sample_split = true;
+#else
+    constexpr bool sample_split = false;
+#endif
     for (st::index_t n : {0, 1, 7, 17, 511, 1024, 1025, 4099, 70001}) {
       if (n == 70001 && !big) continue;
       for (st::index_t off : {0, 1}) {
+        if (n == 70001 && sample_split && stream != (off == 1)) continue;
         const auto m = static_cast<std::size_t>(n + off);
         const auto vs = random_vector<T>(m, 61, T(5), T(30)), vk = random_vector<T>(m, 62, T(1), T(100)),
                    vt = random_vector<T>(m, 63, T(0.25), T(10));

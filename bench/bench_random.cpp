@@ -16,6 +16,10 @@
 //   noise_add/<dtype>/<fused|materialise>_<host|par>/<n>
 //     out = a + 0.1 * normal<T>(k, {n}) in one pass, against the draws
 //     stored to a preallocated array first and then out = a + 0.1 * tmp
+//   reduce/<montecarlo|sum_normal>/<dtype>/<lazy|pass_sum>/<n>
+//     sinter::sum(x * x + y * y < 1) over two uniform<T> leaves (or
+//     sum(normal<T>)): the lazy reduction, against the pass into a
+//     preallocated array followed by its sum (the same bits: checked)
 //
 // Before timing, each case's output is checked: uniform values in [0, 1),
 // means and variances within 5 standard errors, par's bits equal to
@@ -27,7 +31,9 @@
 // (one command line).
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <random>
+#include <type_traits>
 #include <string>
 #include <version>
 
@@ -194,6 +200,38 @@ void noise_add(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * n * 2 * static_cast<index_t>(sizeof(T)));
 }
 
+// A reduction of random leaves: lazy, or the pass into `tmp` then its sum.
+template <class T, bool MonteCarlo, bool Lazy>
+auto reduce_random_run(index_t n, [[maybe_unused]] std::conditional_t<MonteCarlo, bool, T>* tmp) {
+  const auto x = st::random::uniform<T>(rng_key, {n}), y = st::random::uniform<T>(st::random::key{60}, {n});
+  const auto e = [&] {
+    if constexpr (MonteCarlo) return x * x + y * y < T(1);
+    else return st::random::normal<T>(rng_key, {n});
+  }();
+  if constexpr (Lazy) {
+    return st::sum(e);
+  } else {
+    auto t = sv<st::host>(tmp, n);
+    t = e;
+    return st::sum(t);
+  }
+}
+
+template <class T, bool MonteCarlo, bool Lazy>
+void reduce_random(benchmark::State& state) {
+  const index_t n = state.range(0);
+  using S = std::conditional_t<MonteCarlo, bool, T>;
+  const std::unique_ptr<S[]> tmp(new S[static_cast<std::size_t>(n)]);
+  const auto lazy = reduce_random_run<T, MonteCarlo, true>(n, tmp.get());
+  const auto stored = reduce_random_run<T, MonteCarlo, false>(n, tmp.get());
+  if (std::memcmp(&lazy, &stored, sizeof lazy) != 0) {
+    state.SkipWithError("the lazy reduction and the stored one differ");
+    return;
+  }
+  for (auto _ : state) benchmark::DoNotOptimize(reduce_random_run<T, MonteCarlo, Lazy>(n, tmp.get()));
+  state.SetItemsProcessed(state.iterations() * n);
+}
+
 template <class T>
 void register_dtype() {
   const std::string dt = dtype_tag<T>();
@@ -217,6 +255,10 @@ void register_dtype() {
   reg("noise_add/" + dt + "/materialise_host", noise_add<T, st::host, false>);
   reg("noise_add/" + dt + "/fused_par", noise_add<T, st::par, true>);
   reg("noise_add/" + dt + "/materialise_par", noise_add<T, st::par, false>);
+  reg("reduce/montecarlo/" + dt + "/lazy", reduce_random<T, true, true>);
+  reg("reduce/montecarlo/" + dt + "/pass_sum", reduce_random<T, true, false>);
+  reg("reduce/sum_normal/" + dt + "/lazy", reduce_random<T, false, true>);
+  reg("reduce/sum_normal/" + dt + "/pass_sum", reduce_random<T, false, false>);
 }
 
 }  // namespace

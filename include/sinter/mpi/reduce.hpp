@@ -158,7 +158,8 @@ struct reducer<mpi::dist<L>> {
     plan.inner = n / e.shape()[0];
     plan.rows = {mpi::detail::row_leaf(leaves), e.shape()[0], size};
     mpi::detail::start_exchange(pol.comm, mpi::detail::agreed_halo(pol.comm, mpi::detail::needs_of(leaves, plan))).wait();
-    const auto [t0, t1] = plan.tiles(me);
+    const auto span = plan.tiles(me);  // not a structured binding: Clang 14 cannot capture one
+    const index_t t0 = span.first, t1 = span.second;
     std::vector<A> mine(static_cast<std::size_t>(t1 - t0));
     mpi::detail::or_abort(pol.comm, [&] {  // the others wait in the all-gather
       for (index_t t = t0; t < t1; ++t) {
@@ -201,7 +202,8 @@ struct reducer<mpi::dist<L>> {
         for (int q = 0; q != size; ++q)
           x.need[static_cast<std::size_t>(q)] = {0, rows.of(q).second > rows.of(q).first ? x.g->n0 : 0};
     mpi::detail::start_exchange(pol.comm, mpi::detail::agreed_halo(pol.comm, needs)).wait();
-    const auto [lo, hi] = rows.of(me);
+    const auto mine_rows = rows.of(me);  // not a structured binding: Clang 14 cannot capture one
+    const index_t lo = mine_rows.first, hi = mine_rows.second;
     if (hi > lo) {
       extents<RP> part = pshape;
       part[0] = by_rows ? hi - lo : n0;

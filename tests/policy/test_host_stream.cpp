@@ -29,6 +29,18 @@ std::vector<double> random_values(std::size_t n, unsigned seed) {
 
 const std::vector<st::index_t> sizes{0, 1, 3, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257, 1023, 1024, 1025, 4099, 9973, 100003};
 
+// Sanitizer builds give each size above 1025 one of the output offsets
+// 0, 1, 5 in turn (4099, 9973, 100003); the smaller sizes keep all three.
+bool offset_sampled_out(st::index_t n, st::index_t offset) {
+#if defined(SINTER_TEST_SANITIZED)
+  return n > 1025 && offset != (n == 4099 ? 0 : n == 9973 ? 1 : 5);
+#else
+  (void)n;
+  (void)offset;
+  return false;
+#endif
+}
+
 // out(offset..offset+n) = a * 3 - b for element type T, one pass, with the
 // output starting `offset` elements into its buffer (misaligned for offset>0).
 template <class T, class P>
@@ -67,7 +79,8 @@ void check_linear(st::index_t n, st::index_t offset) {
 template <class T, class P>
 void check_type() {
   for (st::index_t n : sizes)
-    for (st::index_t offset : {0, 1, 5}) check_linear<T, P>(n, offset);
+    for (st::index_t offset : {0, 1, 5})
+      if (!offset_sampled_out(n, offset)) check_linear<T, P>(n, offset);
 }
 
 }  // namespace
@@ -182,6 +195,7 @@ TEST_CASE_TEMPLATE("streaming stores: maths expressions, straight from the vecto
   sinter_test::streaming_scope on(true);
   for (st::index_t n : sizes)
     for (st::index_t offset : {0, 1, 5}) {
+      if (offset_sampled_out(n, offset)) continue;
       check_streamed_maths<float, P>(n, offset);
       check_streamed_maths<double, P>(n, offset);
     }

@@ -201,6 +201,15 @@ static_assert(sizeof(bfloat16) == 2 && alignof(bfloat16) == 2 && std::is_trivial
 static_assert(std::is_trivially_default_constructible_v<half> && std::is_standard_layout_v<half>);
 static_assert(std::is_trivially_default_constructible_v<bfloat16> && std::is_standard_layout_v<bfloat16>);
 
+// Out of line and ivdep: inlined into a large caller, g++ -O2 left the loops
+// scalar (its "very cheap" model takes no run-time alias check or peeling).
+#if defined(__clang__)
+#define SINTER_DETAIL_HALF_IVDEP _Pragma("clang loop vectorize(assume_safety)")
+#elif defined(__GNUC__)
+#define SINTER_DETAIL_HALF_IVDEP _Pragma("GCC ivdep")
+#else
+#define SINTER_DETAIL_HALF_IVDEP
+#endif
 namespace detail {
 /// Elements per step of the bulk conversions' first loop: a multiple of every vector width.
 inline constexpr std::ptrdiff_t half_bulk_step = 32;
@@ -208,18 +217,22 @@ inline constexpr std::ptrdiff_t half_bulk_step = 32;
 /// Two loops, the first over a multiple of half_bulk_step: GCC's -O2 ("very
 /// cheap" cost model) vectorises no loop that needs a scalar remainder.
 template <class T>
-inline void to_float_n(const T* __restrict src, std::ptrdiff_t n, float* __restrict dst) noexcept {
+__attribute__((noinline)) void to_float_n(const T* __restrict src, std::ptrdiff_t n, float* __restrict dst) noexcept {
   static_assert(is_half_like_v<T>, "to_float_n: half or bfloat16");
   const std::ptrdiff_t whole = n & ~(half_bulk_step - 1);
+  SINTER_DETAIL_HALF_IVDEP
   for (std::ptrdiff_t i = 0; i < whole; ++i) dst[i] = static_cast<float>(src[i]);
+  SINTER_DETAIL_HALF_IVDEP
   for (std::ptrdiff_t i = whole; i < n; ++i) dst[i] = static_cast<float>(src[i]);
 }
 /// dst[i] = T(src[i]) for i in [0, n), rounded to nearest even, T half or bfloat16, host (as to_float_n).
 template <class T>
-inline void from_float_n(const float* __restrict src, std::ptrdiff_t n, T* __restrict dst) noexcept {
+__attribute__((noinline)) void from_float_n(const float* __restrict src, std::ptrdiff_t n, T* __restrict dst) noexcept {
   static_assert(is_half_like_v<T>, "from_float_n: half or bfloat16");
   const std::ptrdiff_t whole = n & ~(half_bulk_step - 1);
+  SINTER_DETAIL_HALF_IVDEP
   for (std::ptrdiff_t i = 0; i < whole; ++i) dst[i] = T(src[i]);
+  SINTER_DETAIL_HALF_IVDEP
   for (std::ptrdiff_t i = whole; i < n; ++i) dst[i] = T(src[i]);
 }
 }  // namespace detail

@@ -154,3 +154,13 @@ TEST_CASE("mpi reduce: axis 0 moves partials, not rows, where blocks meet at lea
   CHECK(mpi::detail::exchange_stats().bytes_received == before.bytes_received);
   CHECK(same_bits(mpi::allgather(s), sum(h, axis(0))));
 }
+
+TEST_CASE("mpi reduce: lazy random expressions (the Monte Carlo test) equal the single process's, bitwise") {
+  using namespace test_mpi_reduce;
+  const auto ks = random::split(random::key(64), 2);
+  for (index_t n : {index_t(1), index_t(4097), index_t(3 * 4096 + 5), index_t(100003)}) {
+    const auto x = random::uniform<float>(ks[0], {n}), y = random::uniform<float>(ks[1], {n});
+    CHECK(sum(mpi::distributed(x * x + y * y < 1.f)) == sum(x * x + y * y < 1.f));
+    CHECK(same_bits(sum(mpi::distributed(x * 0.5f - y)), sum(array<float, 1>(x * 0.5f - y))));
+  }
+}

@@ -50,7 +50,7 @@ void sort_inplace(view<T, R, P> v, index_t axis = -1) {
 #else
     static_assert(detail::compiled_as_cuda_v<view<T, R, P>>, "sinter::cuda: compile this file as CUDA");
 #endif
-  } else if constexpr (requires { detail::whole_array_ops<P>::sort_rows(v, a); }) {
+  } else if constexpr (detail::whole_array_ops<P>::sorts_rows) {
     detail::whole_array_ops<P>::sort_rows(v, a);  // the distributed policy: each rank's rows
   } else {
     detail::sort_layout(v.data(), v.shape(), v.strides(), a, std::is_same_v<P, par>);
@@ -71,10 +71,10 @@ auto sort(X&& x, index_t axis = -1) {
   using T = typename detail::expr_of_t<X>::value_type;
   constexpr std::size_t R = detail::expr_of_t<X>::rank;
   static_assert(R >= 1, "sinter::sort: needs an array of rank 1 or more");
-  const std::size_t a = detail::checked_axis(axis, R, "sinter::sort");
+  (void)detail::checked_axis(axis, R, "sinter::sort");
   const P pol = detail::policy_value<P>(x);
-  if constexpr (requires(view<T, R, P> v) { detail::whole_array_ops<P>::sort_rows(v, a); }) {
-    detail::whole_array_ops<P>::check_sort(a);  // before the copy: nothing is made for a refused axis
+  if constexpr (detail::whole_array_ops<P>::sorts_rows) {
+    detail::whole_array_ops<P>::check_sort(detail::checked_axis(axis, R, "sinter::sort"));  // before the copy
     array<T, R, P> out(detail::as_operand(x).shape(), pol);
     out = detail::as_expr(std::forward<X>(x));  // a pass of the policy, not copy_of's row copy
     sort_inplace(out, axis);

@@ -62,6 +62,8 @@ struct backend;
 /// sort_rows / check_sort take over sort and sort_inplace (mpi/unsupported.hpp).
 template <class P>
 struct whole_array_ops {
+  /// Whether sort_rows / check_sort take over sort and sort_inplace.
+  static constexpr bool sorts_rows = false;
   /// Refuses operation `name` on P's arrays, or returns.
   static void check(const char*) {}
 };

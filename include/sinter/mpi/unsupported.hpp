@@ -11,6 +11,7 @@
 /// operation and the remedy: sinter::mpi::gather, or sinter::mpi::local.
 #include <cstddef>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "../mask.hpp"
@@ -37,6 +38,10 @@ struct owned_of {
 
 namespace sinter::detail {
 
+/// Whether a distributed policy's local blocks are in host memory.
+template <class L>
+inline constexpr bool host_local_v = std::is_same_v<L, host> || std::is_same_v<L, par>;
+
 /// Sorting along an axis after the first: each rank sorts its own rows.
 /// Along axis 0, argsort, partition, topk, unique, searchsorted,
 /// histogram: refused on distributed arrays.
@@ -54,6 +59,8 @@ struct whole_array_ops<mpi::dist<L>> {
   template <class T, std::size_t R>
   static void sort_rows(const view<T, R, mpi::dist<L>>& v, std::size_t a) {
     check_sort(a);
+    if constexpr (!host_local_v<L>)
+      mpi::detail::refuse("sort of a dist<cuda> array is not built; sort this rank's rows (sinter::mpi::local)");
     mpi::detail::region* g = mpi::detail::find_region(v.data());
     if (!g || g->n0 < 0 || reinterpret_cast<std::uintptr_t>(v.data()) != g->base || v.shape()[0] != g->n0 ||
         v.strides()[0] <= 0 || static_cast<std::size_t>(v.strides()[0]) * sizeof(T) != g->row_bytes)
@@ -90,14 +97,26 @@ struct scanner<mpi::dist<L>> {
     // from one along the last axis: refused too.
     if (Rank < 2 || n0 < 2 || outer < n0 || outer % n0 != 0)
       mpi::detail::refuse_op("a scan (cumsum, cumprod, ...) along axis 0 or flattened");
+    if constexpr (!host_local_v<L>) {
+      mpi::detail::refuse("a scan of a dist<cuda> array is not built; scan this rank's rows (sinter::mpi::local)");
+    } else {
+      run_rows<Op>(pol, out, node, shape, outer, len, inner);
+    }
+  }
+
+  /// run on host or par blocks: this rank's rows, after the halo exchange.
+  template <class Op, class R, class Node, std::size_t Rank>
+  static void run_rows(const mpi::dist<L>& pol, R* out, const Node& node, const extents<Rank>& shape, index_t outer,
+                       index_t len, index_t inner) {
+    const index_t n0 = shape[0];
     mpi::detail::region* g = mpi::detail::find_region(out);
     if (!g) mpi::detail::refuse("a scan into memory that is not a distributed array's");
     if (g->n0 < 0) mpi::detail::set_rows(*g, n0);
     g->replicated = false;
     std::vector<mpi::detail::leaf_rows> leaves;
     mpi::detail::collect_leaves(node, pol.comm.get(), leaves);
-    mpi::detail::start_exchange(pol.comm, mpi::detail::agreed_halo(pol.comm, mpi::detail::needs_of(leaves, mpi::detail::owned_of{g})))
-        .wait();
+    const auto needs = mpi::detail::needs_of(leaves, mpi::detail::owned_of{g});
+    mpi::detail::start_exchange(pol.comm, mpi::detail::agreed_halo(pol.comm, needs)).wait();
     const index_t b = g->b, e = g->e;
     if (e <= b) return;
     extents<Rank> part = shape;

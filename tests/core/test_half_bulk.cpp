@@ -10,10 +10,10 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <iterator>
 #include <limits>
 #include <vector>
@@ -25,16 +25,8 @@ namespace test_half_bulk {
 using sinter::bfloat16;
 using f16 = sinter::half;  // `half` alone is ambiguous under nvcc (cuda_fp16.h)
 
-std::uint32_t bits_of(float f) {
-  std::uint32_t u;
-  std::memcpy(&u, &f, sizeof u);
-  return u;
-}
-float float_of(std::uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, sizeof f);
-  return f;
-}
+std::uint32_t bits_of(float f) { return std::bit_cast<std::uint32_t>(f); }
+float float_of(std::uint32_t u) { return std::bit_cast<float>(u); }
 
 /// The 16-bit format: explicit mantissa bits, minimum normal exponent, infinity's bits.
 struct format {

@@ -50,7 +50,7 @@ void sort_inplace(view<T, R, P> v, index_t axis = -1) {
 #else
     static_assert(detail::compiled_as_cuda_v<view<T, R, P>>, "sinter::cuda: compile this file as CUDA");
 #endif
-  } else if constexpr (detail::whole_array_ops<P>::sorts_rows) {
+  } else if constexpr (detail::sorts_rows_v<detail::whole_array_ops<P>>) {
     detail::whole_array_ops<P>::sort_rows(v, a);  // the distributed policy: each rank's rows
   } else {
     detail::sort_layout(v.data(), v.shape(), v.strides(), a, std::is_same_v<P, par>);
@@ -73,7 +73,7 @@ auto sort(X&& x, index_t axis = -1) {
   static_assert(R >= 1, "sinter::sort: needs an array of rank 1 or more");
   (void)detail::checked_axis(axis, R, "sinter::sort");
   const P pol = detail::policy_value<P>(x);
-  if constexpr (detail::whole_array_ops<P>::sorts_rows) {
+  if constexpr (detail::sorts_rows_v<detail::whole_array_ops<P>>) {
     detail::whole_array_ops<P>::check_sort(detail::checked_axis(axis, R, "sinter::sort"));  // before the copy
     array<T, R, P> out(detail::as_operand(x).shape(), pol);
     out = detail::as_expr(std::forward<X>(x));  // a pass of the policy, not copy_of's row copy

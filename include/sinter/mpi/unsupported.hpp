@@ -47,8 +47,6 @@ inline constexpr bool host_local_v = std::is_same_v<L, host> || std::is_same_v<L
 /// histogram: refused on distributed arrays.
 template <class L>
 struct whole_array_ops<mpi::dist<L>> {
-  /// sort and sort_inplace go through check_sort and sort_rows.
-  static constexpr bool sorts_rows = true;
   /// Throws value_error naming `name` (on every rank: each one calls it).
   static void check(const char* name) { mpi::detail::refuse_op(name); }
   /// Refuses a sort along axis 0 (a column spans ranks).

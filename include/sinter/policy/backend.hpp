@@ -62,11 +62,16 @@ struct backend;
 /// sort_rows / check_sort take over sort and sort_inplace (mpi/unsupported.hpp).
 template <class P>
 struct whole_array_ops {
-  /// Whether sort_rows / check_sort take over sort and sort_inplace.
-  static constexpr bool sorts_rows = false;
   /// Refuses operation `name` on P's arrays, or returns.
   static void check(const char*) {}
 };
+/// Whether whole_array_ops W has check_sort (then its sort_rows takes over
+/// sort and sort_inplace). A plain detection: nvcc 13 failed (an internal
+/// error) on a requires-expression calling sort_rows inside sort.hpp.
+template <class W, class = void>
+inline constexpr bool sorts_rows_v = false;
+template <class W>
+inline constexpr bool sorts_rows_v<W, std::void_t<decltype(&W::check_sort)>> = true;
 }  // namespace detail
 
 /// A placement policy: a type with a detail::backend specialisation.

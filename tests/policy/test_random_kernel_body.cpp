@@ -28,6 +28,9 @@ TEST_CASE("random in the CUDA kernel body (grid emulator): the host's bits") {
   const sr::key k{2026};
   for (index_t n : {index_t{0}, index_t{1}, index_t{5}, index_t{1031}, index_t{40000}}) {
     for (std::size_t off : {std::size_t{0}, std::size_t{1}}) {
+#if defined(SINTER_TEST_SANITIZED)
+      if (n == 40000 && off == 0) continue;  // sanitizer builds: the largest size once, misaligned
+#endif
       CAPTURE(n);
       CAPTURE(off);
       st::array<float, 1> a = sr::uniform<float>(sr::fold_in(k, 9), {n + 1}, -1, 1);

@@ -29,7 +29,7 @@ bool same(const T& a, const T& b) {
 template <class A, class B>
 bool same_array(const A& a, const B& b) {
   return a.shape() == b.shape() &&
-         std::memcmp(a.data(), b.data(), static_cast<std::size_t>(a.size()) * sizeof(*a.data())) == 0;
+         (a.size() == 0 || std::memcmp(a.data(), b.data(), static_cast<std::size_t>(a.size()) * sizeof(*a.data())) == 0);
 }
 
 /// The n elements of a 1-D leaf of n + 8 (3n + 8 for step 3) elements

@@ -174,6 +174,15 @@ inline void counts_as_ints(const std::vector<std::uint64_t>& counts, std::vector
   }
 }
 
+/// Each rank's bytes OR-ed into `out` on every rank (collective; a rank
+/// leaves zeros where it has nothing): the elements each rank owns, shared.
+inline void allreduce_or_bytes(const communicator& comm, const std::vector<unsigned char>& mine, void* out) {
+  std::vector<unsigned char> all(mine.size());
+  check(MPI_Allreduce(mine.data(), all.data(), static_cast<int>(mine.size()), MPI_BYTE, MPI_BOR, comm.get()),
+        "MPI_Allreduce");
+  if (!all.empty()) std::memcpy(out, all.data(), all.size());
+}
+
 /// Every rank's block (counts[r] bytes; `mine` this rank's), concatenated
 /// in rank order into `global` on every rank (collective; counts may differ
 /// and be zero; in place when `mine` is this rank's place in `global`; at

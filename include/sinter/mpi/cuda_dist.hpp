@@ -180,12 +180,9 @@ struct device_gather<mpi::dist<cuda>> {
       device_gather<cuda>::gather(p.local, ptr, std::span<const index_t>(mine_at), got.data());
       synchronize(p.local);
     }
-    std::vector<unsigned char> mine(offsets.size() * sizeof(T), 0), all(mine.size());
+    std::vector<unsigned char> mine(offsets.size() * sizeof(T), 0);
     for (std::size_t k = 0; k != slot.size(); ++k) std::memcpy(&mine[slot[k] * sizeof(T)], &got[k], sizeof(T));
-    mpi::detail::check(MPI_Allreduce(mine.data(), all.data(), static_cast<int>(mine.size()), MPI_BYTE, MPI_BOR,
-                                     p.comm.get()),
-                       "MPI_Allreduce");
-    std::memcpy(static_cast<void*>(values), all.data(), all.size());
+    mpi::detail::allreduce_or_bytes(p.comm, mine, static_cast<void*>(values));
   }
 };
 

@@ -215,12 +215,7 @@ namespace sinter::detail {
 /// (agreed: a rank without the device fails every rank), passes as for host
 /// and par (mpi/pass.hpp), each rank's rows by the cuda engine.
 template <>
-struct backend<mpi::dist<cuda>> {
-  static constexpr bool host_accessible = false;
-  static std::string label(const mpi::dist<cuda>& p) {
-    return "mpi:" + backend<cuda>::label(p.local) + " rank " + std::to_string(p.comm.rank()) + "/" +
-           std::to_string(p.comm.size());
-  }
+struct backend<mpi::dist<cuda>> : mpi::detail::dist_backend_hooks<mpi::dist<cuda>> {
   static void* allocate(const mpi::dist<cuda>& p, std::size_t bytes) {
     mpi::detail::require_mpi("distributed array");
     std::shared_ptr<mpi::detail::region_backing> dev;
@@ -233,21 +228,6 @@ struct backend<mpi::dist<cuda>> {
   static void deallocate(const mpi::dist<cuda>&, void* p, std::size_t) {
     cuda_allocations().remove(p);
     mpi::detail::release_region(p);
-  }
-  /// `out = bound` as a distributed pass.
-  template <class T, std::size_t R, class Node>
-  static void evaluate(const mpi::dist<cuda>& p, memory_leaf<T, R> out, const Node& bound, std::string* detail) {
-    const mpi::detail::region* g = mpi::detail::find_region(out.ptr);
-    if (g && g->n0 < 0)
-      mpi::detail::refuse("assigning an expression of another shape to a distributed array; create a new one "
-                          "(sinter::mpi::empty with the new shape, then assign)");
-    mpi::detail::dist_pass(p, out, bound);
-    if (detail) *detail = "distributed rows of rank " + std::to_string(p.comm.rank());
-  }
-  /// evaluate.hpp's assign hook (as backend<mpi::dist<L>>).
-  template <class T, std::size_t R, class E>
-  static void assign_distributed(const mpi::dist<cuda>& p, const memory_leaf<T, R>& out, const E& e) {
-    mpi::detail::dist_pass(p, out, e.node().bind(out.shape));
   }
 };
 

@@ -25,35 +25,12 @@ namespace sinter::detail {
 /// The distributed policy's backend: memory in a reserved region per array;
 /// a pass restricted to this rank's rows after the halo exchange.
 template <class L>
-struct backend<mpi::dist<L>> {
-  static constexpr bool host_accessible = false;  // other ranks' rows are not readable here
-  static std::string label(const mpi::dist<L>& p) {
-    return "mpi:" + backend<L>::label(p.local) + " rank " + std::to_string(p.comm.rank()) + "/" +
-           std::to_string(p.comm.size());
-  }
+struct backend<mpi::dist<L>> : mpi::detail::dist_backend_hooks<mpi::dist<L>> {
   static void* allocate(const mpi::dist<L>& p, std::size_t bytes) {
     mpi::detail::require_mpi("distributed array");
     return mpi::detail::reserve_region(p.comm, bytes);
   }
   static void deallocate(const mpi::dist<L>&, void* p, std::size_t) { mpi::detail::release_region(p); }
-  /// `out = bound` as a distributed pass.
-  template <class T, std::size_t R, class Node>
-  static void evaluate(const mpi::dist<L>& p, memory_leaf<T, R> out, const Node& bound, std::string* detail) {
-    // Reached past assign's hook only by array's reshaping assignment, whose
-    // pass may fold axes: the row layout of a new array cannot be read off it.
-    const mpi::detail::region* g = mpi::detail::find_region(out.ptr);
-    if (g && g->n0 < 0)
-      mpi::detail::refuse("assigning an expression of another shape to a distributed array; create a new one "
-                          "(sinter::mpi::empty with the new shape, then assign)");
-    mpi::detail::dist_pass(p, out, bound);
-    if (detail) *detail = "distributed rows of rank " + std::to_string(p.comm.rank());
-  }
-  /// evaluate.hpp's assign hook: the whole assignment (alias handling
-  /// included: each rank's local pass sees its rows and ghost rows).
-  template <class T, std::size_t R, class E>
-  static void assign_distributed(const mpi::dist<L>& p, const memory_leaf<T, R>& out, const E& e) {
-    mpi::detail::dist_pass(p, out, e.node().bind(out.shape));
-  }
 };
 
 }  // namespace sinter::detail
@@ -131,16 +108,13 @@ struct device_gather<mpi::dist<L>> {
   template <class T>
   static void gather(const mpi::dist<L>& p, const T* ptr, std::span<const index_t> offsets, T* values) {
     mpi::detail::region* g = mpi::detail::find_region(ptr);
-    std::vector<unsigned char> mine(offsets.size() * sizeof(T), 0), all(mine.size());
+    std::vector<unsigned char> mine(offsets.size() * sizeof(T), 0);
     for (std::size_t i = 0; i != offsets.size(); ++i) {
       const T* at = ptr + offsets[i];
       const auto row = g->row_of(static_cast<std::size_t>(reinterpret_cast<std::uintptr_t>(at) - g->base));
       if (g->replicated ? g->rank == 0 : (row >= g->b && row < g->e)) std::memcpy(&mine[i * sizeof(T)], at, sizeof(T));
     }
-    mpi::detail::check(MPI_Allreduce(mine.data(), all.data(), static_cast<int>(mine.size()), MPI_BYTE, MPI_BOR,
-                                     p.comm.get()),
-                       "MPI_Allreduce");
-    std::memcpy(static_cast<void*>(values), all.data(), all.size());
+    mpi::detail::allreduce_or_bytes(p.comm, mine, static_cast<void*>(values));
   }
 };
 

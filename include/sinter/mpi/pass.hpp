@@ -314,4 +314,33 @@ void dist_pass_run(const dist<L>& pol, const sinter::detail::memory_leaf<T, R>& 
   local_rows(pol.local, out, bound, ihi, hi);
 }
 
+/// The pass hooks both distributed backends share (backend<dist<L>> and
+/// backend<dist<cuda>> derive from it): label, evaluate, assign's hook.
+template <class P>
+struct dist_backend_hooks {
+  static constexpr bool host_accessible = false;  // other ranks' rows are not readable here
+  static std::string label(const P& p) {
+    return "mpi:" + sinter::detail::backend<typename P::local_policy>::label(p.local) + " rank " +
+           std::to_string(p.comm.rank()) + "/" + std::to_string(p.comm.size());
+  }
+  /// `out = bound` as a distributed pass.
+  template <class T, std::size_t R, class Node>
+  static void evaluate(const P& p, sinter::detail::memory_leaf<T, R> out, const Node& bound, std::string* detail) {
+    // Reached past assign's hook only by array's reshaping assignment, whose
+    // pass may fold axes: the row layout of a new array cannot be read off it.
+    const region* g = find_region(out.ptr);
+    if (g && g->n0 < 0)
+      refuse("assigning an expression of another shape to a distributed array; create a new one "
+             "(sinter::mpi::empty with the new shape, then assign)");
+    dist_pass(p, out, bound);
+    if (detail) *detail = "distributed rows of rank " + std::to_string(p.comm.rank());
+  }
+  /// evaluate.hpp's assign hook: the whole assignment (alias handling
+  /// included: each rank's local pass sees its rows and ghost rows).
+  template <class T, std::size_t R, class E>
+  static void assign_distributed(const P& p, const sinter::detail::memory_leaf<T, R>& out, const E& e) {
+    dist_pass(p, out, e.node().bind(out.shape));
+  }
+};
+
 }  // namespace sinter::mpi::detail

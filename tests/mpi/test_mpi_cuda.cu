@@ -94,3 +94,32 @@ TEST_CASE("mpi cuda: stencils, reductions, gather and printing equal one process
                                                                      mpi::owned_rows(w).second), sinter::all))));
   }
 }
+
+TEST_CASE("mpi cuda: sum, mean and max along axes equal one process's host results, bitwise") {
+  if (!devices_everywhere()) {
+    MESSAGE("skipped: no CUDA device");
+    return;
+  }
+  // The host blocks' reducer on host copies of the rows (mpi/staged_reduce.hpp):
+  // bitwise the single-process host result, for any rank count. 4099 rows:
+  // a column is two tiles, the first split between ranks (axis-0 partials).
+  for (const index_t n0 : {index_t{1}, index_t{3}, index_t{37}, index_t{4099}}) {
+    CAPTURE(n0);
+    const index_t n1 = 29;
+    const auto h0 = data2(n0, n1, 11);
+    const auto u = mpi::scatter(h0, 0, {}, sinter::cuda{0});
+    for (const int ax : {0, 1}) {
+      CAPTURE(ax);
+      CHECK(same_bits(to<host>(sum(u, axis(ax))), sum(h0, axis(ax))));
+      CHECK(same_bits(mpi::allgather(mean(u, axis(ax))), mean(h0, axis(ax))));
+      CHECK(same_bits(to<host>(max(u, axis(ax))), max(h0, axis(ax))));
+    }
+    // An expression reading a local cuda array: evaluated on the host copies.
+    const array<float, 1> wh(random::uniform(random::key(5), {n1}, 0.5, 2.0));
+    const auto w = to<sinter::cuda>(wh);
+    CHECK(same_bits(to<host>(sum(u * 0.5f + w, axis(0))), sum(h0 * 0.5f + wh, axis(0))));
+    // A result (replicated on every rank, in device memory) reduced again.
+    const auto r = sum(u, axis(1));
+    CHECK(same_bits(mpi::allgather(sum(r, axis(0), keepdims)), sum(sum(h0, axis(1)), axis(0), keepdims)));
+  }
+}

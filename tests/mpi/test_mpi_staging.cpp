@@ -4,12 +4,15 @@
 // as they are) and the region's chunk mapping over virtual memory calls
 // (mpi/device_region.hpp), both with host stand-ins (staging_support.hpp)
 // for CUDA. Results are compared bit for bit with plain loops on one process.
+// Reductions along axes of device blocks (mpi/staged_reduce.hpp) run here on
+// stand-in device memory, compared bit for bit with one process's host results.
 #include <doctest/doctest.h>
 
 #include <cstring>
 #include <vector>
 
 #include "mpi/staging_support.hpp"
+#include "sinter/mpi/staged_reduce.hpp"
 
 namespace test_mpi_staging {
 using namespace sinter;
@@ -37,9 +40,91 @@ inline std::vector<float> stencil_reference(index_t n0, index_t n1) {
   return v;
 }
 
+// What reduce_run.hpp's front end does for x reduced along axis `ax`: its
+// bound node permuted (kept axes first), then reducer<P>::along, here
+// staged_along into the stand-in device memory of `res`; `fetches` counts
+// the copies of local arrays. The result's elements on this rank.
+template <class Op, class X>
+auto staged_axis(const X& x, int ax, standin_matrix& res, int& fetches) {
+  using V = typename sinter::detail::expr_of_t<X>::value_type;
+  using Res = typename Op::template result_t<V>;
+  auto&& e = sinter::detail::as_operand(x);
+  constexpr std::size_t R = std::remove_cvref_t<decltype(e)>::rank;
+  extents<R> perm{}, pshape{};
+  std::size_t p = 0;
+  index_t outputs = 1;
+  for (std::size_t d = 0; d != R; ++d)
+    if (static_cast<int>(d) != ax) {
+      perm[p++] = static_cast<index_t>(d);
+      outputs *= e.shape()[d];
+    }
+  perm[p] = ax;
+  for (std::size_t d = 0; d != R; ++d) pshape[d] = e.shape()[static_cast<std::size_t>(perm[d])];
+  const auto bound = e.node().bind(e.shape()).permuted(perm);
+  auto* out = static_cast<Res*>(res.base);
+  md::staged_along<Op>(mpi::communicator{}, out, bound, pshape, outputs, e.shape()[static_cast<std::size_t>(ax)],
+                       sinter::detail::op_finish<Op, V>{}, [&fetches](void* dst, const void* src, std::size_t n) {
+                         ++fetches;
+                         std::memcpy(dst, src, n);
+                       });
+  array<Res, 1> got(extents<1>{outputs});
+  if (outputs > 0) std::memcpy(got.data(), out, static_cast<std::size_t>(outputs) * sizeof(Res));
+  return got;
+}
+
+template <class T>
+bool same_bits(const array<T, 1>& a, const array<T, 1>& b) {
+  const auto bytes = sizeof(T) * static_cast<std::size_t>(a.size());
+  return a.shape() == b.shape() && (bytes == 0 || std::memcmp(a.data(), b.data(), bytes) == 0);
+}
+
 }  // namespace test_mpi_staging
 
 using namespace test_mpi_staging;
+
+TEST_CASE("mpi staging: reductions along axes of stand-in device blocks equal one process, bitwise") {
+  namespace ops = sinter::detail::reduce_ops;
+  // 4099 rows: a column is two of the engine's tiles, the first split between
+  // ranks (reducer<dist<host>>'s axis-0 partials).
+  for (const index_t n0 : {index_t{1}, index_t{2}, index_t{3}, index_t{7}, index_t{61}, index_t{4099}}) {
+    CAPTURE(n0);
+    const index_t n1 = n0 > 100 ? 5 : 13;
+    auto via = std::make_shared<recording_stager>();
+    standin_matrix u(n0, n1, via), res(n0 > n1 ? n0 : n1, 1, via);
+    fill_owned(u);
+    array<float, 2> h(extents<2>{n0, n1});
+    for (index_t i = 0; i < n0; ++i)
+      for (index_t j = 0; j < n1; ++j) h.data()[i * n1 + j] = value_at(i, j);
+    array<float, 1> w(extents<1>{n1});  // a local (replicated) array, copied by fetch
+    for (index_t j = 0; j < n1; ++j) w.data()[j] = value_at(j, 3) * 0.75f;
+    const auto U = u.view();
+    const std::size_t owned = static_cast<std::size_t>(u.region().e - u.region().b) * u.region().row_bytes;
+    int fetches = 0;
+    for (const int ax : {0, 1}) {
+      CAPTURE(ax);
+      const index_t outputs = ax == 0 ? n1 : n0;
+      via->to_host_bytes = via->to_device_bytes = 0;
+      CHECK(same_bits(staged_axis<ops::sum>(U, ax, res, fetches), sum(h, axis(ax))));
+      CHECK(res.region().replicated);  // the whole result on every rank
+      CHECK(via->to_host_bytes == owned);  // the cost: this rank's rows, once
+      CHECK(via->to_device_bytes == static_cast<std::size_t>(outputs) * sizeof(float));
+      CHECK(same_bits(staged_axis<ops::mean>(U, ax, res, fetches), mean(h, axis(ax))));
+      CHECK(same_bits(staged_axis<ops::max>(U, ax, res, fetches), max(h, axis(ax))));
+      CHECK(same_bits(staged_axis<ops::sum>(U * 0.5f + w, ax, res, fetches), sum(h * 0.5f + w, axis(ax))));
+    }
+    CHECK(fetches == 2);
+    // A result (replicated stand-in memory, its layout unknown) reduced again.
+    standin_matrix once(n0, 1, via), twice(1, 1, via);
+    CHECK(same_bits(staged_axis<ops::sum>(U, 1, once, fetches), sum(h, axis(1))));
+    const sinter::view<float, 1, mpi::dist<>> R1{static_cast<float*>(once.base), extents<1>{n0}, mpi::dist<>{}};
+    via->to_host_bytes = 0;
+    CHECK(same_bits(staged_axis<ops::sum>(R1, 0, twice, fetches), sum(sum(h, axis(1)), axis(0), keepdims)));
+    CHECK(via->to_host_bytes == static_cast<std::size_t>(n0) * sizeof(float));  // every row: replicated
+    // An array read before it was written: value_error on every rank, before any collective.
+    standin_matrix fresh(n0, n1, via);
+    CHECK_THROWS_AS(staged_axis<ops::sum>(fresh.view(), 1, res, fetches), value_error);
+  }
+}
 
 TEST_CASE("mpi staging: a stencil across stand-in device blocks, staged and direct, bitwise") {
   const mpi::communicator comm;

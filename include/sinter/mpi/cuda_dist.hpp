@@ -3,9 +3,10 @@
 /// What dist<cuda> does beyond passes (files compiled as CUDA only): full
 /// reductions (the cuda engine on this rank's rows, the per-rank partials
 /// all-gathered and combined in rank order: bitwise the same run to run for
-/// a given rank count, not across rank counts), and everything that moves
-/// rows to or from the host through host copies of the owned rows: to<host>,
-/// printing, gather, allgather, save_npy, scatter (with a cuda local policy).
+/// a given rank count, not across rank counts), reductions along axes (the
+/// host blocks' reducer on host copies: mpi/staged_reduce.hpp), and
+/// everything that moves rows to or from the host through host copies of
+/// the owned rows: to<host>, printing, gather, allgather, save_npy, scatter.
 /// Sorting is refused (value_error on every rank); scans along axes after
 /// the first run each rank's rows on the cuda engine (mpi/unsupported.hpp).
 #include <cstring>
@@ -16,6 +17,7 @@
 #include "cuda_region.hpp"
 #include "dist_array.hpp"
 #include "reduce.hpp"
+#include "staged_reduce.hpp"
 #include "unsupported.hpp"
 
 namespace sinter::mpi::detail {
@@ -66,8 +68,7 @@ inline void allgather_cuda_region(const region& g, const cuda& c, void* dst) {
 
 namespace sinter::detail {
 
-/// Full reductions of dist<cuda> expressions (see the file comment); along
-/// axes: not yet (gather, or reduce local(x) and combine).
+/// Reductions of dist<cuda> expressions (see the file comment).
 template <>
 struct reducer<mpi::dist<cuda>> {
   template <class Op, class E>
@@ -93,11 +94,20 @@ struct reducer<mpi::dist<cuda>> {
     const auto all = mpi::detail::allgather(pol.comm, mine);  // one partial per rank, in rank order
     return reduce_host::combine_partials<Op>(all.data(), all.size());
   }
+  /// Along axes: reducer<dist<host>> on host copies of the arrays read
+  /// (staged_along), so bitwise the single-process host result; the copy of
+  /// this rank's rows to the host is the cost. Local cuda arrays are copied whole.
   template <class Op, class Res, class Node, std::size_t RP, class Finish>
-  static void along(const mpi::dist<cuda>&, Res*, const Node&, const extents<RP>&, index_t, index_t, Finish) {
-    static_assert(sizeof(Node) == 0,
-                  "sinter::mpi: reductions along axes of dist<cuda> arrays are not supported; reduce "
-                  "sinter::mpi::local(x) and combine, or gather the array first");
+  static void along(const mpi::dist<cuda>& pol, Res* out, const Node& permuted, const extents<RP>& pshape,
+                    index_t outputs, index_t len, Finish finish) {
+    const cuda c = pol.local;
+    const auto fetch = [c](void* dst, const void* src, std::size_t bytes) {
+      cuda_detail::check(cudaSetDevice(c.device), "cudaSetDevice");
+      cuda_detail::check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, c.stream),
+                         "cudaMemcpyAsync (a local array to the host)");
+      cuda_detail::check(cudaStreamSynchronize(c.stream), "cudaStreamSynchronize");
+    };
+    mpi::detail::staged_along<Op>(pol.comm, out, permuted, pshape, outputs, len, finish, fetch);
   }
 };
 

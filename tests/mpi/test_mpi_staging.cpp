@@ -43,7 +43,8 @@ inline std::vector<float> stencil_reference(index_t n0, index_t n1) {
 // What reduce_run.hpp's front end does for x reduced along axis `ax`: its
 // bound node permuted (kept axes first), then reducer<P>::along, here
 // staged_along into the stand-in device memory of `res`; `fetches` counts
-// the copies of local arrays. The result's elements on this rank.
+// the copies of local arrays, which then fill their source with NaN (a
+// device array is not readable on the host). The result's elements on this rank.
 template <class Op, class X>
 auto staged_axis(const X& x, int ax, standin_matrix& res, int& fetches) {
   using V = typename sinter::detail::expr_of_t<X>::value_type;
@@ -66,6 +67,7 @@ auto staged_axis(const X& x, int ax, standin_matrix& res, int& fetches) {
                        sinter::detail::op_finish<Op, V>{}, [&fetches](void* dst, const void* src, std::size_t n) {
                          ++fetches;
                          std::memcpy(dst, src, n);
+                         std::memset(const_cast<void*>(src), 0xff, n);
                        });
   array<Res, 1> got(extents<1>{outputs});
   if (outputs > 0) std::memcpy(got.data(), out, static_cast<std::size_t>(outputs) * sizeof(Res));
@@ -96,7 +98,10 @@ TEST_CASE("mpi staging: reductions along axes of stand-in device blocks equal on
     for (index_t i = 0; i < n0; ++i)
       for (index_t j = 0; j < n1; ++j) h.data()[i * n1 + j] = value_at(i, j);
     array<float, 1> w(extents<1>{n1});  // a local (replicated) array, copied by fetch
-    for (index_t j = 0; j < n1; ++j) w.data()[j] = value_at(j, 3) * 0.75f;
+    const auto fill_w = [&] {
+      for (index_t j = 0; j < n1; ++j) w.data()[j] = value_at(j, 3) * 0.75f;
+    };
+    fill_w();
     const auto U = u.view();
     const std::size_t owned = static_cast<std::size_t>(u.region().e - u.region().b) * u.region().row_bytes;
     int fetches = 0;
@@ -110,7 +115,9 @@ TEST_CASE("mpi staging: reductions along axes of stand-in device blocks equal on
       CHECK(via->to_device_bytes == static_cast<std::size_t>(outputs) * sizeof(float));
       CHECK(same_bits(staged_axis<ops::mean>(U, ax, res, fetches), mean(h, axis(ax))));
       CHECK(same_bits(staged_axis<ops::max>(U, ax, res, fetches), max(h, axis(ax))));
-      CHECK(same_bits(staged_axis<ops::sum>(U * 0.5f + w, ax, res, fetches), sum(h * 0.5f + w, axis(ax))));
+      const auto ref = sum(h * 0.5f + w, axis(ax));
+      CHECK(same_bits(staged_axis<ops::sum>(U * 0.5f + w, ax, res, fetches), ref));  // reads the copy of w
+      fill_w();
     }
     CHECK(fetches == 2);
     // A result (replicated stand-in memory, its layout unknown) reduced again.

@@ -21,6 +21,7 @@ namespace md = sinter::mpi::detail;
 /// A stager over host memory that counts what it is asked to do.
 struct recording_stager final : md::stager {
   bool is_direct = false;
+  bool poison = false;  ///< to_host then fills its source with NaN bytes (a host read of it must not happen)
   int settles = 0, syncs = 0, takes = 0, gives = 0, in_use = 0;
   std::size_t to_host_bytes = 0, to_device_bytes = 0, largest_take = 0;
   std::vector<std::vector<unsigned char>> buffers;  // kept: addresses stay valid
@@ -41,6 +42,7 @@ struct recording_stager final : md::stager {
   void to_host(void* dst, const void* src, std::size_t bytes) override {
     to_host_bytes += bytes;
     std::memcpy(dst, src, bytes);
+    if (poison) std::memset(const_cast<void*>(src), 0xff, bytes);
   }
   void to_device(void* dst, const void* src, std::size_t bytes) override {
     to_device_bytes += bytes;
